@@ -1,0 +1,208 @@
+//! Engine knowledge: evaluators, policy evaluators and playout policies.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use rand::{Rng, RngExt};
+
+use crate::{Game, Outcome};
+
+/// A static evaluation of a position.
+///
+/// The value is in `[-1, 1]` from the point of view of the player to move
+/// in `state` (`+1` a sure win, `-1` a sure loss). At a finished position it
+/// should agree in sign with the outcome (the harness checks this).
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The value of `state` for the player to move there.
+    fn value(&self, state: &G) -> f32;
+}
+
+/// An evaluation that also rates each legal move, as an AlphaZero-style
+/// network does.
+pub trait PolicyEvaluator<G: Game>: Send + Sync {
+    /// Writes one logit per move of `moves` into `logits` (same order, same
+    /// length) and returns the value of `state` for the player to move, in
+    /// `[-1, 1]`. Logits are unnormalised log-probabilities: only their
+    /// differences matter.
+    fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32;
+}
+
+/// A rule for picking moves during a random playout.
+///
+/// Implementations are cheap to clone, so multithreaded searchers give each
+/// thread its own copy.
+pub trait Playout<G: Game> {
+    /// Picks one of `moves` (never empty; the legal moves of `state`).
+    fn choose<R: Rng + ?Sized>(&mut self, state: &G, moves: &[G::Move], rng: &mut R) -> G::Move;
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
+    fn value(&self, state: &G) -> f32 {
+        (**self).value(state)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
+    fn value(&self, state: &G) -> f32 {
+        (**self).value(state)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Arc<E> {
+    fn value(&self, state: &G) -> f32 {
+        (**self).value(state)
+    }
+}
+
+impl<G: Game, E: PolicyEvaluator<G> + ?Sized> PolicyEvaluator<G> for &E {
+    fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
+        (**self).evaluate(state, moves, logits)
+    }
+}
+
+impl<G: Game, E: PolicyEvaluator<G> + ?Sized> PolicyEvaluator<G> for Box<E> {
+    fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
+        (**self).evaluate(state, moves, logits)
+    }
+}
+
+impl<G: Game, E: PolicyEvaluator<G> + ?Sized> PolicyEvaluator<G> for Arc<E> {
+    fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
+        (**self).evaluate(state, moves, logits)
+    }
+}
+
+/// Knows nothing but the rules: the exact reward at finished positions and
+/// `0.0` everywhere else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OutcomeEvaluator;
+
+impl<G: Game> Evaluator<G> for OutcomeEvaluator {
+    fn value(&self, state: &G) -> f32 {
+        state
+            .outcome()
+            .map_or(0.0, |outcome| outcome.reward(state.to_move()))
+    }
+}
+
+/// Turns any [`Evaluator`] into a [`PolicyEvaluator`] with a uniform prior
+/// (every logit `0.0`), so every game's heuristic works in policy-guided
+/// searchers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UniformPrior<E>(pub E);
+
+impl<G: Game, E: Evaluator<G>> PolicyEvaluator<G> for UniformPrior<E> {
+    fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
+        debug_assert_eq!(moves.len(), logits.len());
+        logits.fill(0.0);
+        self.0.value(state)
+    }
+}
+
+/// An [`Evaluator`] made from a closure (`Fn(&G) -> f32`).
+pub struct FnEvaluator<G, F> {
+    function: F,
+    game: PhantomData<fn(&G)>,
+}
+
+impl<G, F> FnEvaluator<G, F> {
+    /// Wraps `function`.
+    pub fn new(function: F) -> Self {
+        FnEvaluator {
+            function,
+            game: PhantomData,
+        }
+    }
+}
+
+impl<G, F: Clone> Clone for FnEvaluator<G, F> {
+    fn clone(&self) -> Self {
+        FnEvaluator::new(self.function.clone())
+    }
+}
+
+impl<G, F> std::fmt::Debug for FnEvaluator<G, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FnEvaluator")
+    }
+}
+
+impl<G: Game, F: Fn(&G) -> f32 + Send + Sync> Evaluator<G> for FnEvaluator<G, F> {
+    fn value(&self, state: &G) -> f32 {
+        (self.function)(state)
+    }
+}
+
+/// Picks uniformly among the legal moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UniformPlayout;
+
+impl<G: Game> Playout<G> for UniformPlayout {
+    #[inline]
+    fn choose<R: Rng + ?Sized>(&mut self, _state: &G, moves: &[G::Move], rng: &mut R) -> G::Move {
+        moves[rng.random_range(..moves.len())]
+    }
+}
+
+/// Plays `state` out to the end with `policy` and returns the outcome and
+/// the number of plies played. `moves` is a scratch buffer, reused to avoid
+/// allocating.
+///
+/// Returns `None` for the outcome if the game has not ended after
+/// `max_plies` plies.
+pub fn run_playout<G: Game, P: Playout<G>, R: Rng + ?Sized>(
+    state: &mut G,
+    policy: &mut P,
+    rng: &mut R,
+    moves: &mut Vec<G::Move>,
+    max_plies: usize,
+) -> (Option<Outcome>, usize) {
+    for ply in 0..max_plies {
+        state.legal_moves(moves);
+        if moves.is_empty() {
+            return (state.outcome(), ply);
+        }
+        let mv = policy.choose(state, moves, rng);
+        state.play(mv);
+    }
+    (state.outcome(), max_plies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::TicTacToe;
+    use rand::SeedableRng;
+
+    #[test]
+    fn uniform_prior_fills_zero_logits_and_keeps_the_value() {
+        let game = TicTacToe::new();
+        let evaluator = UniformPrior(FnEvaluator::new(|_: &TicTacToe| 0.25));
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mut logits = vec![7.0; moves.len()];
+        let value = evaluator.evaluate(&game, &moves, &mut logits);
+        assert_eq!(value, 0.25);
+        assert!(logits.iter().all(|&logit| logit == 0.0));
+    }
+
+    #[test]
+    fn playouts_end_and_report_the_outcome() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let mut moves = Vec::new();
+        for _ in 0..50 {
+            let mut game = TicTacToe::new();
+            let (outcome, plies) =
+                run_playout(&mut game, &mut UniformPlayout, &mut rng, &mut moves, 100);
+            assert!(outcome.is_some());
+            assert!((5..=9).contains(&plies));
+            assert_eq!(
+                OutcomeEvaluator.value(&game),
+                outcome.unwrap().reward(game.to_move())
+            );
+        }
+    }
+}

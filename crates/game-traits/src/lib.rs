@@ -1,0 +1,28 @@
+#![doc = include_str!("../README.md")]
+
+mod baseline;
+mod capability;
+mod eval;
+mod game;
+mod perft;
+mod play;
+mod player;
+mod search;
+pub mod zobrist;
+
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+
+pub use baseline::{GreedySearcher, RandomSearcher};
+pub use capability::{ActionSpace, ColorFlip, InformationSet, PositionHash};
+pub use eval::{
+    Evaluator, FnEvaluator, OutcomeEvaluator, Playout, PolicyEvaluator, UniformPlayout,
+    UniformPrior, run_playout,
+};
+pub use game::{Game, IllegalMove};
+pub use perft::{FinishedGames, divide, perft, perft_with};
+pub use play::{MatchError, MatchOptions, MatchRecord, Tally, play_match, play_match_with};
+pub use player::{Outcome, Player};
+pub use search::{Budget, Handover, Limits, MoveInfo, SearchReport, SearchStats, Searcher};
+
+pub use rand;

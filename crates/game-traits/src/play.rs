@@ -1,0 +1,308 @@
+//! Playing searchers against each other: single matches and score tallies
+//! with confidence intervals.
+
+use crate::{Game, IllegalMove, Limits, Outcome, Player, Searcher};
+
+/// A game played between two searchers.
+#[derive(Clone, Debug)]
+pub struct MatchRecord<G: Game> {
+    /// The moves played, in order.
+    pub moves: Vec<G::Move>,
+    /// The result; `None` if the ply limit stopped the game first.
+    pub outcome: Option<Outcome>,
+    /// The final position.
+    pub final_state: G,
+}
+
+/// Options of [`play_match_with`].
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct MatchOptions {
+    /// Limits for the searcher playing [`Player::First`].
+    pub first_limits: Limits,
+    /// Limits for the searcher playing [`Player::Second`].
+    pub second_limits: Limits,
+    /// Stop the game unfinished after this many plies.
+    pub max_plies: Option<usize>,
+}
+
+impl MatchOptions {
+    /// Both searchers get `limits`; no ply limit.
+    pub fn new(limits: Limits) -> Self {
+        MatchOptions {
+            first_limits: limits.clone(),
+            second_limits: limits,
+            max_plies: None,
+        }
+    }
+
+    /// Stops the game unfinished after `max_plies` plies.
+    #[must_use]
+    pub fn with_max_plies(mut self, max_plies: usize) -> Self {
+        self.max_plies = Some(max_plies);
+        self
+    }
+}
+
+/// Why a match could not be played to the end.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MatchError<M: std::fmt::Debug> {
+    /// A searcher returned no move in a position that was not finished.
+    #[error("the {player} player's searcher returned no move at ply {ply}")]
+    NoMove {
+        /// Whose searcher failed.
+        player: Player,
+        /// The ply (0 = first move) at which it failed.
+        ply: usize,
+    },
+    /// A searcher returned a move that is not legal.
+    #[error("the {player} player's searcher played an illegal move at ply {ply}: {source}")]
+    IllegalMove {
+        /// Whose searcher failed.
+        player: Player,
+        /// The ply (0 = first move) at which it failed.
+        ply: usize,
+        /// The refused move.
+        source: IllegalMove<M>,
+    },
+}
+
+/// Plays `first` (as [`Player::First`]) against `second` from `start`, both
+/// with `limits`, until the game ends. Both searchers hear every move
+/// through [`Searcher::advance`].
+///
+/// # Errors
+///
+/// Returns [`MatchError`] if a searcher returns no move or an illegal one.
+///
+/// # Example
+///
+/// ```
+/// use game_traits::testing::{MinimaxSearcher, TicTacToe};
+/// use game_traits::{play_match, Limits, Outcome};
+///
+/// let mut a = MinimaxSearcher::new();
+/// let mut b = MinimaxSearcher::new();
+/// let record = play_match(&TicTacToe::new(), &mut a, &mut b, &Limits::none())?;
+/// assert_eq!(record.outcome, Some(Outcome::Draw)); // perfect play draws
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn play_match<G, A, B>(
+    start: &G,
+    first: &mut A,
+    second: &mut B,
+    limits: &Limits,
+) -> Result<MatchRecord<G>, MatchError<G::Move>>
+where
+    G: Game,
+    A: Searcher<G> + ?Sized,
+    B: Searcher<G> + ?Sized,
+{
+    play_match_with(start, first, second, &MatchOptions::new(limits.clone()))
+}
+
+/// [`play_match`] with separate limits per player and an optional ply
+/// limit.
+///
+/// # Errors
+///
+/// Returns [`MatchError`] if a searcher returns no move or an illegal one.
+pub fn play_match_with<G, A, B>(
+    start: &G,
+    first: &mut A,
+    second: &mut B,
+    options: &MatchOptions,
+) -> Result<MatchRecord<G>, MatchError<G::Move>>
+where
+    G: Game,
+    A: Searcher<G> + ?Sized,
+    B: Searcher<G> + ?Sized,
+{
+    let mut state = start.clone();
+    let mut moves = Vec::new();
+    while !state.is_over() && options.max_plies.is_none_or(|max| moves.len() < max) {
+        let player = state.to_move();
+        let ply = moves.len();
+        let report = match player {
+            Player::First => first.search(&state, &options.first_limits),
+            Player::Second => second.search(&state, &options.second_limits),
+        };
+        let mv = report.best.ok_or(MatchError::NoMove { player, ply })?;
+        state
+            .try_play(mv)
+            .map_err(|source| MatchError::IllegalMove {
+                player,
+                ply,
+                source,
+            })?;
+        first.advance(mv);
+        second.advance(mv);
+        moves.push(mv);
+    }
+    Ok(MatchRecord {
+        moves,
+        outcome: state.outcome(),
+        final_state: state,
+    })
+}
+
+/// Wins, draws and losses of one side over a series of games, with the
+/// score and its 95% confidence interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tally {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn (or stopped unfinished).
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+impl Tally {
+    /// Adds one game's result for `side`; an unfinished game (`None`) counts
+    /// as a draw.
+    pub fn record(&mut self, outcome: Option<Outcome>, side: Player) {
+        match outcome.map(|outcome| outcome.reward(side)) {
+            Some(reward) if reward > 0.0 => self.wins += 1,
+            Some(reward) if reward < 0.0 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+
+    /// Games recorded.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Score in `[0, 1]`: (wins + draws / 2) / games; 0.5 with no games.
+    pub fn score(&self) -> f64 {
+        match self.games() {
+            0 => 0.5,
+            games => (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(games),
+        }
+    }
+
+    /// The 95% confidence interval of the score: the Wilson score interval
+    /// (Wilson 1927), which stays inside `[0, 1]` and behaves near 0% and
+    /// 100%, with draws counted as half a win.
+    pub fn confidence95(&self) -> (f64, f64) {
+        let games = f64::from(self.games());
+        if games == 0.0 {
+            return (0.0, 1.0);
+        }
+        let z = 1.959_963_984_540_054_f64;
+        let p = self.score();
+        let denominator = 1.0 + z * z / games;
+        let centre = (p + z * z / (2.0 * games)) / denominator;
+        let half_width =
+            z * (p * (1.0 - p) / games + z * z / (4.0 * games * games)).sqrt() / denominator;
+        (
+            (centre - half_width).max(0.0),
+            (centre + half_width).min(1.0),
+        )
+    }
+}
+
+impl std::fmt::Display for Tally {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (low, high) = self.confidence95();
+        write!(
+            f,
+            "+{} ={} -{} score {:.1}% (95% CI {:.1}%-{:.1}%)",
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.score(),
+            100.0 * low,
+            100.0 * high
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{MinimaxSearcher, TicTacToe};
+    use crate::{Game, SearchReport};
+
+    #[test]
+    fn tally_interval_contains_the_score_and_narrows() {
+        let mut small = Tally::default();
+        let mut large = Tally::default();
+        for i in 0..100 {
+            let outcome = if i % 4 == 0 {
+                Outcome::Win(Player::Second)
+            } else {
+                Outcome::Win(Player::First)
+            };
+            if i < 10 {
+                small.record(Some(outcome), Player::First);
+            }
+            large.record(Some(outcome), Player::First);
+        }
+        assert_eq!(large.wins, 75);
+        assert_eq!(large.losses, 25);
+        let (low, high) = large.confidence95();
+        assert!(low < 0.75 && 0.75 < high);
+        // Wilson interval for 75/100: about 0.657..0.824.
+        assert!((low - 0.657).abs() < 0.002, "{low}");
+        assert!((high - 0.824).abs() < 0.002, "{high}");
+        let (small_low, small_high) = small.confidence95();
+        assert!(small_high - small_low > high - low);
+        let perfect = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 0,
+        };
+        let (low, high) = perfect.confidence95();
+        assert!((high - 1.0).abs() < 1e-12);
+        // Wilson lower bound for 10/10: about 0.722.
+        assert!((low - 0.722).abs() < 0.002, "{low}");
+    }
+
+    /// Plays the first legal move, or something illegal if told to.
+    struct Scripted {
+        illegal: bool,
+    }
+
+    impl Searcher<TicTacToe> for Scripted {
+        fn search(&mut self, state: &TicTacToe, _: &Limits) -> SearchReport<u8> {
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves);
+            let mv = if self.illegal { 42 } else { moves[0] };
+            SearchReport::new(Some(mv), 0.0)
+        }
+    }
+
+    #[test]
+    fn a_searcher_playing_an_illegal_move_is_an_error() {
+        let mut good = Scripted { illegal: false };
+        let mut bad = Scripted { illegal: true };
+        let error = play_match(&TicTacToe::new(), &mut good, &mut bad, &Limits::none())
+            .expect_err("illegal move must be refused");
+        assert!(matches!(
+            error,
+            MatchError::IllegalMove {
+                player: Player::Second,
+                ply: 1,
+                ..
+            }
+        ));
+        assert!(error.to_string().contains("ply 1"), "{error}");
+    }
+
+    #[test]
+    fn boxed_searchers_play_a_match_with_a_ply_limit() {
+        let mut a: Box<dyn Searcher<TicTacToe>> = Box::new(MinimaxSearcher::new());
+        let mut b: Box<dyn Searcher<TicTacToe>> = Box::new(Scripted { illegal: false });
+        let options = MatchOptions::new(Limits::none()).with_max_plies(3);
+        let record = play_match_with(&TicTacToe::new(), &mut a, &mut b, &options).unwrap();
+        assert_eq!(record.moves.len(), 3);
+        assert_eq!(record.outcome, None);
+        let full = play_match(&TicTacToe::new(), &mut a, &mut b, &Limits::none()).unwrap();
+        // Perfect play never loses to the first-legal-move player.
+        assert_eq!(full.outcome, Some(Outcome::Win(Player::First)));
+    }
+}

@@ -1,0 +1,40 @@
+//! The reusable test kit (feature `testing`): the invariant harness, checks
+//! for searchers, brute-force minimax, and toy games.
+//!
+//! Enable it in your own crate's dev-dependencies to check your game with
+//! the same property tests ours pass:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! game-traits = { version = "0.1", features = ["testing"] }
+//! ```
+//!
+//! * [`Invariants`]: the rules of the [`Game`](crate::Game) contract and of
+//!   each capability trait, on random games (proptest), with failures
+//!   shrunk to short games.
+//! * [`tactical_cases`] and [`check_tactics`]: positions where one side wins
+//!   by force or must defend, found by brute force, for either player to
+//!   move; [`check_against_minimax`] compares a searcher's values with
+//!   [`minimax`].
+//! * Toy games: [`TicTacToe`], [`Nim`] (with an extra-turn rule, so turns do
+//!   not alternate), and [`ExplicitTree`]s given as data or generated at
+//!   random, with stored values and priors for exact searcher tests.
+
+mod harness;
+mod minimax;
+mod nim;
+mod searchers;
+mod tictactoe;
+mod tree;
+
+pub use harness::{
+    Invariant, InvariantViolation, Invariants, check_game_invariants, check_information_set,
+};
+pub use minimax::{MinimaxSearcher, child_value, minimax, value_for_mover};
+pub use nim::{MAX_HEAP_SIZE, MAX_HEAPS, Nim, NimMove, ParseNimError};
+pub use searchers::{
+    SearcherFailure, Tactic, TacticalCase, check_against_minimax, check_tactics, random_positions,
+    tactical_cases,
+};
+pub use tictactoe::{ParseTicTacToeError, TicTacToe, TicTacToeHeuristic};
+pub use tree::{ExplicitTree, RandomTree, TreeError, TreeEvaluator, TreeGame, TreeNode};
