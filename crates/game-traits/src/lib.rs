@@ -21,7 +21,10 @@ pub use eval::{
 };
 pub use game::{Game, IllegalMove};
 pub use perft::{FinishedGames, divide, perft, perft_with};
-pub use play::{MatchError, MatchOptions, MatchRecord, Tally, play_match, play_match_with};
+pub use play::{
+    MatchError, MatchOptions, MatchRecord, SeriesGame, SeriesOptions, SeriesResult, Tally,
+    play_match, play_match_with, play_series,
+};
 pub use player::{Outcome, Player};
 pub use search::{Budget, Handover, Limits, MoveInfo, SearchReport, SearchStats, Searcher};
 

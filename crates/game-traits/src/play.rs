@@ -147,6 +147,218 @@ where
     })
 }
 
+/// How [`play_series`] runs a series of games between two searchers.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct SeriesOptions {
+    /// Number of openings; each is played twice, once with each searcher
+    /// moving first, so the series has `2 * openings` games.
+    pub openings: u32,
+    /// Random legal plies played from the start to make each opening (0:
+    /// every game starts from the start position).
+    pub opening_plies: usize,
+    /// Seeds the openings and, through [`SeriesOptions::game_seed`], the
+    /// searchers.
+    pub seed: u64,
+    /// Games played at the same time (each game runs on one thread).
+    pub threads: usize,
+    /// Limits and ply cap for every game; `first_limits` go to searcher
+    /// A, `second_limits` to searcher B, whichever side they play.
+    pub match_options: MatchOptions,
+}
+
+impl SeriesOptions {
+    /// `openings` openings of `opening_plies` random plies, both searchers
+    /// with `limits`, one thread, seed 0.
+    pub fn new(openings: u32, opening_plies: usize, limits: Limits) -> Self {
+        SeriesOptions {
+            openings,
+            opening_plies,
+            seed: 0,
+            threads: 1,
+            match_options: MatchOptions::new(limits),
+        }
+    }
+
+    /// Sets the seed.
+    #[must_use]
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Plays this many games at once.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Gives searcher A and searcher B different limits.
+    #[must_use]
+    pub fn with_limits(mut self, limits_a: Limits, limits_b: Limits) -> Self {
+        self.match_options.first_limits = limits_a;
+        self.match_options.second_limits = limits_b;
+        self
+    }
+
+    /// Stops each game unfinished after `max_plies` plies (from the
+    /// opening's end).
+    #[must_use]
+    pub fn with_max_plies(mut self, max_plies: usize) -> Self {
+        self.match_options.max_plies = Some(max_plies);
+        self
+    }
+
+    /// The seed handed to the searcher factories for game `game`.
+    pub fn game_seed(&self, game: u32) -> u64 {
+        crate::zobrist::mix64(self.seed ^ (u64::from(game) << 32) ^ 0x5EED)
+    }
+}
+
+/// One game of a series.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SeriesGame {
+    /// The game's number in the series.
+    pub game: u32,
+    /// Which opening it started from.
+    pub opening: u32,
+    /// The side searcher A played.
+    pub a_side: Player,
+    /// The result; `None` if the ply cap stopped it.
+    pub outcome: Option<Outcome>,
+    /// Plies played after the opening.
+    pub plies: usize,
+}
+
+/// The results of [`play_series`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SeriesResult {
+    /// Searcher A's wins, draws and losses.
+    pub tally: Tally,
+    /// Every game, in series order.
+    pub games: Vec<SeriesGame>,
+}
+
+/// Plays searcher A against searcher B over a series of openings, each
+/// opening twice with colours swapped, and tallies A's results.
+///
+/// `make_a(seed)` and `make_b(seed)` build a fresh searcher for each game
+/// from that game's seed, so a series with iteration budgets is
+/// reproducible whatever the number of threads. Openings are random legal
+/// plies from `start` (seeded); an opening that ends the game is drawn
+/// again.
+///
+/// # Errors
+///
+/// Returns the first [`MatchError`] (a searcher returning no move or an
+/// illegal one), in series order.
+pub fn play_series<G, A, B, MakeA, MakeB>(
+    start: &G,
+    make_a: MakeA,
+    make_b: MakeB,
+    options: &SeriesOptions,
+) -> Result<SeriesResult, MatchError<G::Move>>
+where
+    G: Game,
+    A: Searcher<G>,
+    B: Searcher<G>,
+    MakeA: Fn(u64) -> A + Sync,
+    MakeB: Fn(u64) -> B + Sync,
+{
+    let openings: Vec<G> = (0..options.openings)
+        .map(|index| random_opening(start, options.opening_plies, options.seed, index))
+        .collect();
+    let total = 2 * options.openings;
+    let next = std::sync::atomic::AtomicU32::new(0);
+    let play_one = |game: u32| -> Result<SeriesGame, MatchError<G::Move>> {
+        let opening = game / 2;
+        let a_side = if game.is_multiple_of(2) {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let seed = options.game_seed(game);
+        let mut a = make_a(seed);
+        let mut b = make_b(seed ^ 0xB);
+        let state = &openings[opening as usize];
+        let swapped = MatchOptions {
+            first_limits: options.match_options.second_limits.clone(),
+            second_limits: options.match_options.first_limits.clone(),
+            max_plies: options.match_options.max_plies,
+        };
+        // `play_match_with` gives its first searcher to Player::First.
+        let record = if a_side == Player::First {
+            play_match_with(state, &mut a, &mut b, &options.match_options)?
+        } else {
+            play_match_with(state, &mut b, &mut a, &swapped)?
+        };
+        Ok(SeriesGame {
+            game,
+            opening,
+            a_side,
+            outcome: record.outcome,
+            plies: record.moves.len(),
+        })
+    };
+    let mut results: Vec<Option<Result<SeriesGame, MatchError<G::Move>>>> =
+        (0..total).map(|_| None).collect();
+    let slots = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1).min(total.max(1) as usize) {
+            scope.spawn(|| {
+                loop {
+                    let game = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if game >= total {
+                        break;
+                    }
+                    let result = play_one(game);
+                    slots
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)[game as usize] =
+                        Some(result);
+                }
+            });
+        }
+    });
+    let mut series = SeriesResult::default();
+    for result in results.into_iter().flatten() {
+        let game = result?;
+        series.tally.record(game.outcome, game.a_side);
+        series.games.push(game);
+    }
+    Ok(series)
+}
+
+/// `plies` random legal moves from `start`, seeded by `(seed, index)`;
+/// drawn again (up to 100 times, then shortened) if the game ends.
+fn random_opening<G: Game>(start: &G, plies: usize, seed: u64, index: u32) -> G {
+    use rand::{RngExt, SeedableRng};
+    if plies == 0 {
+        return start.clone();
+    }
+    let mut moves = Vec::new();
+    for attempt in 0..100u64 {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(crate::zobrist::mix64(
+            seed ^ (u64::from(index) << 20) ^ attempt,
+        ));
+        let mut state = start.clone();
+        for _ in 0..plies {
+            state.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state.play(moves[rng.random_range(..moves.len())]);
+        }
+        if !state.is_over() {
+            return state;
+        }
+    }
+    random_opening(start, plies / 2, seed, index)
+}
+
 /// Wins, draws and losses of one side over a series of games, with the
 /// score and its 95% confidence interval.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -291,6 +503,44 @@ mod tests {
             }
         ));
         assert!(error.to_string().contains("ply 1"), "{error}");
+    }
+
+    #[test]
+    fn series_alternate_colours_and_do_not_depend_on_threads() {
+        use crate::RandomSearcher;
+        let options = SeriesOptions::new(6, 2, Limits::none()).with_seed(9);
+        let one = play_series(
+            &TicTacToe::new(),
+            |_| MinimaxSearcher::new(),
+            RandomSearcher::new,
+            &options,
+        )
+        .unwrap();
+        let two = play_series(
+            &TicTacToe::new(),
+            |_| MinimaxSearcher::new(),
+            RandomSearcher::new,
+            &options.clone().with_threads(2),
+        )
+        .unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one.tally.games(), 12);
+        for pair in one.games.chunks(2) {
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!(pair[0].a_side, Player::First);
+            assert_eq!(pair[1].a_side, Player::Second);
+        }
+        // From the empty board, perfect play never loses and beats a random
+        // player often.
+        let from_start = play_series(
+            &TicTacToe::new(),
+            |_| MinimaxSearcher::new(),
+            RandomSearcher::new,
+            &SeriesOptions::new(10, 0, Limits::none()),
+        )
+        .unwrap();
+        assert_eq!(from_start.tally.losses, 0);
+        assert!(from_start.tally.wins >= 10, "{}", from_start.tally);
     }
 
     #[test]
