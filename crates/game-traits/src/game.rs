@@ -26,7 +26,7 @@ use crate::{Outcome, Player};
 ///   [`try_play`](Game::try_play) is the checked door for input that may be
 ///   wrong and leaves the position unchanged when it refuses a move.
 ///
-/// The `testing` feature's [`Invariants`](crate::testing::Invariants)
+/// The `testing` feature's `testing::Invariants`
 /// checks all of this (and more) on random games.
 ///
 /// # Example

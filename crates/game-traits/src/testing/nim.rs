@@ -227,7 +227,7 @@ impl fmt::Display for Nim {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseNimError {
-    /// Not "heaps side [extra]".
+    /// Not `heaps side [extra]`.
     #[error("expected heaps, side and optional rule (like \"3,4,5 1 extra\"), got {0:?}")]
     Shape(String),
     /// Too few or too many heaps.
