@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand::{Rng, RngExt};
 
-use crate::{Game, Outcome};
+use crate::{Game, Outcome, Player};
 
 /// A static evaluation of a position.
 ///
@@ -34,6 +34,40 @@ pub trait PolicyEvaluator<G: Game>: Send + Sync {
 pub trait Playout<G: Game> {
     /// Picks one of `moves` (never empty; the legal moves of `state`).
     fn choose<R: Rng + ?Sized>(&mut self, state: &G, moves: &[G::Move], rng: &mut R) -> G::Move;
+
+    /// Plays `state` on to the end of the game, at most `max_plies` plies,
+    /// calling `on_move(mover, mv)` for every move played (searchers use it
+    /// for AMAF statistics), and returns the outcome (`None` if the ply
+    /// limit came first) and the number of plies played. `moves` is a
+    /// scratch buffer.
+    ///
+    /// The default repeats `legal_moves`, [`choose`](Playout::choose) and
+    /// `play`. A game with a faster way to play out (say, picking a random
+    /// bit of a mobility bitboard) overrides it in its own playout type, and
+    /// every searcher that calls `play_out` gets the speed.
+    fn play_out<R, F>(
+        &mut self,
+        state: &mut G,
+        rng: &mut R,
+        moves: &mut Vec<G::Move>,
+        max_plies: usize,
+        mut on_move: F,
+    ) -> (Option<Outcome>, usize)
+    where
+        R: Rng + ?Sized,
+        F: FnMut(Player, G::Move),
+    {
+        for ply in 0..max_plies {
+            state.legal_moves(moves);
+            if moves.is_empty() {
+                return (state.outcome(), ply);
+            }
+            let mv = self.choose(state, moves, rng);
+            on_move(state.to_move(), mv);
+            state.play(mv);
+        }
+        (state.outcome(), max_plies)
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
@@ -147,9 +181,9 @@ impl<G: Game> Playout<G> for UniformPlayout {
     }
 }
 
-/// Plays `state` out to the end with `policy` and returns the outcome and
-/// the number of plies played. `moves` is a scratch buffer, reused to avoid
-/// allocating.
+/// Plays `state` out to the end with `policy` (through
+/// [`Playout::play_out`]) and returns the outcome and the number of plies
+/// played. `moves` is a scratch buffer, reused to avoid allocating.
 ///
 /// Returns `None` for the outcome if the game has not ended after
 /// `max_plies` plies.
@@ -160,15 +194,7 @@ pub fn run_playout<G: Game, P: Playout<G>, R: Rng + ?Sized>(
     moves: &mut Vec<G::Move>,
     max_plies: usize,
 ) -> (Option<Outcome>, usize) {
-    for ply in 0..max_plies {
-        state.legal_moves(moves);
-        if moves.is_empty() {
-            return (state.outcome(), ply);
-        }
-        let mv = policy.choose(state, moves, rng);
-        state.play(mv);
-    }
-    (state.outcome(), max_plies)
+    policy.play_out(state, rng, moves, max_plies, |_, _| {})
 }
 
 #[cfg(test)]
@@ -195,10 +221,18 @@ mod tests {
         let mut moves = Vec::new();
         for _ in 0..50 {
             let mut game = TicTacToe::new();
+            let mut movers = Vec::new();
             let (outcome, plies) =
-                run_playout(&mut game, &mut UniformPlayout, &mut rng, &mut moves, 100);
+                UniformPlayout.play_out(&mut game, &mut rng, &mut moves, 100, |mover, square| {
+                    movers.push((mover, square))
+                });
             assert!(outcome.is_some());
             assert!((5..=9).contains(&plies));
+            assert_eq!(movers.len(), plies);
+            // Tic-tac-toe alternates: x, o, x, ...
+            for (ply, &(mover, _)) in movers.iter().enumerate() {
+                assert_eq!(mover.index(), ply % 2);
+            }
             assert_eq!(
                 OutcomeEvaluator.value(&game),
                 outcome.unwrap().reward(game.to_move())
