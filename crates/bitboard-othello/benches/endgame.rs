@@ -1,0 +1,102 @@
+//! Exact endgame solving: FFO #40-#44 (20-23 empties) and seeded random
+//! 20-empty positions, each from an empty transposition table.
+
+use bitboard_othello::{Board, Solver, Wld};
+use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
+use game_traits::Game;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::hint::black_box;
+
+/// `(id, board, score)` of FFO #40-#44 from `tests/data/ffo40-59.tsv`.
+fn ffo() -> Vec<(String, Board, i32)> {
+    include_str!("../tests/data/ffo40-59.tsv")
+        .lines()
+        .filter(|line| line.starts_with("ffo4") && line[3..5].parse::<u32>().is_ok_and(|n| n <= 44))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let board = format!("{} {}", fields[1], fields[2]).parse().unwrap();
+            (fields[0].to_string(), board, fields[4].parse().unwrap())
+        })
+        .collect()
+}
+
+/// Four positions with 20 empties from seeded random games.
+fn random_twenty() -> Vec<Board> {
+    let mut rng = Pcg64Mcg::seed_from_u64(20);
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    while positions.len() < 4 {
+        let mut board = Board::start();
+        while board.empty_count() > 20 {
+            board.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            board.play(moves[rng.random_range(..moves.len())]);
+        }
+        if board.empty_count() == 20 && !board.is_over() {
+            positions.push(board);
+        }
+    }
+    positions
+}
+
+fn bench_endgame(c: &mut Criterion) {
+    let mut solver = Solver::new();
+    let mut group = c.benchmark_group("endgame/othello");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    for (id, board, score) in ffo() {
+        group.bench_with_input(BenchmarkId::new("exact", &id), &board, |b, board| {
+            b.iter(|| {
+                solver.clear();
+                let solution = solver.solve(black_box(board));
+                assert_eq!(solution.score, score, "{id}");
+                solution.score
+            })
+        });
+    }
+    // Random 20-empty positions: the exact scores must agree with separate
+    // win/draw/loss solves.
+    let positions = random_twenty();
+    let expected: Vec<Wld> = positions
+        .iter()
+        .map(|board| {
+            solver.clear();
+            solver.solve_wld(board).result
+        })
+        .collect();
+    group.bench_function("exact/random-20-empties-x4", |b| {
+        b.iter(|| {
+            let mut total = 0;
+            for (board, &wld) in positions.iter().zip(&expected) {
+                solver.clear();
+                let solution = solver.solve(black_box(board));
+                assert_eq!(Wld::from_score(solution.score), wld, "{board}");
+                total += solution.score;
+            }
+            total
+        })
+    });
+    group.bench_function("wld/ffo40", |b| {
+        let board = &ffo()[0].1;
+        b.iter(|| {
+            solver.clear();
+            let solution = solver.solve_wld(black_box(board));
+            assert_eq!(solution.result, Wld::Win);
+            solution.result
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .without_plots()
+        .warm_up_time(std::time::Duration::from_millis(100))
+        .measurement_time(std::time::Duration::from_secs(1));
+    targets = bench_endgame
+}
+criterion_main!(benches);

@@ -1,0 +1,20 @@
+#![doc = include_str!("../README.md")]
+
+mod board;
+mod endgame;
+pub mod eval;
+pub mod movegen;
+mod notation;
+mod perft;
+mod playout;
+mod square;
+mod symmetry;
+
+pub use board::{Board, BoardError, MAX_PLIES, ParseBoardError};
+pub use endgame::{Solution, SolveMode, Solver, Wld, WldSolution, solve, solve_wld};
+pub use eval::{HeuristicEvaluator, HeuristicPolicy, PositionalEvaluator};
+pub use notation::{ObfError, ObfProblem, Transcript, TranscriptError};
+pub use perft::{divide, perft, perft_with};
+pub use playout::{CornerFirstPlayout, RandomPlayout, random_playout};
+pub use square::{Move, ParseMoveError, Square};
+pub use symmetry::Symmetry;
