@@ -1,0 +1,66 @@
+//! Errors: refused configurations and refused root noise.
+
+/// A configuration parameter outside its allowed range.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// A numeric parameter is not finite or outside its range.
+    #[error("{name} = {value} is invalid: expected {expected}")]
+    OutOfRange {
+        /// The parameter, as named in the configuration struct.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// What the parameter accepts.
+        expected: &'static str,
+    },
+    /// `max_considered_actions` is zero: the root must consider at least one
+    /// action.
+    #[error("max_considered_actions must be at least 1")]
+    NoConsideredActions,
+}
+
+impl ConfigError {
+    /// Checks that `value` is finite and at least `min` (or greater than
+    /// `min` when `strict`).
+    pub(crate) fn check(
+        name: &'static str,
+        value: f64,
+        min: f64,
+        strict: bool,
+        expected: &'static str,
+    ) -> Result<(), ConfigError> {
+        let fine = value.is_finite() && if strict { value > min } else { value >= min };
+        if fine {
+            Ok(())
+        } else {
+            Err(ConfigError::OutOfRange {
+                name,
+                value,
+                expected,
+            })
+        }
+    }
+}
+
+/// An explicit root noise vector that cannot be used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NoiseError {
+    /// The vector does not have one entry per action of the action space.
+    #[error("root noise has {got} entries, but the action space has {expected} actions")]
+    Length {
+        /// The size of the game's action space.
+        expected: usize,
+        /// The length of the vector given.
+        got: usize,
+    },
+    /// The entry of a legal root action is NaN or infinite.
+    #[error("root noise for action {action} is {value}, not a finite number")]
+    NotFinite {
+        /// The action index.
+        action: usize,
+        /// The offending entry.
+        value: f64,
+    },
+}

@@ -1,0 +1,626 @@
+//! Gumbel AlphaZero: Gumbel-Top-k and Sequential Halving at the root,
+//! deterministic selection with completed Q-values below it (Danihelka,
+//! Guez, Schrittwieser, Silver, "Policy improvement by planning with
+//! Gumbel", ICLR 2022), detail for detail as the authors' mctx 0.0.71
+//! `gumbel_muzero_policy` does it.
+
+use game_traits::{
+    ActionSpace, Game, Limits, MoveInfo, PolicyEvaluator, SearchReport, SearchStats, Searcher,
+};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use crate::qtransform::{Completion, complete};
+use crate::tree::{Scratch, Tree};
+use crate::{CompletedQ, ConfigError, ConsideredVisits, NoiseError, noise};
+
+/// The reference's floor on root scores (mctx `score_considered`), applied
+/// before actions outside the schedule are excluded.
+const LOW_LOGIT: f64 = -1e9;
+
+/// Settings of [`GumbelAz`]. The defaults are the reference's (`k = 16`,
+/// `gumbel_scale = 1`, [`CompletedQ::default`]).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct GumbelConfig {
+    /// `k`: the root considers `m = min(k, legal moves)` actions, sampled
+    /// without replacement by Gumbel-Top-k.
+    pub max_considered_actions: usize,
+    /// Multiplies the root's Gumbel noise; `0` makes the search
+    /// deterministic (Top-k of the logits).
+    pub gumbel_scale: f64,
+    /// The completed-Q transform used at every node.
+    pub completed_q: CompletedQ,
+    /// Simulations per search when the [`Limits`] set no iteration budget.
+    /// Sequential Halving plans its schedule for the iteration budget (or
+    /// this default); a time limit or stop flag cuts the schedule short.
+    pub default_simulations: u64,
+    /// Seeds the noise; [`Searcher::reset`] restarts the sequence.
+    pub seed: u64,
+    /// Keep the evaluated subtree of the move played (see
+    /// [`Searcher::advance`]). The search itself is unchanged: Sequential
+    /// Halving needs fresh root statistics, so reuse keeps the nodes'
+    /// evaluations (no evaluator call for them) and clears their visits.
+    pub reuse_tree: bool,
+    /// Record each simulation's path in [`GumbelAnalysis::paths`].
+    pub record_paths: bool,
+}
+
+impl Default for GumbelConfig {
+    fn default() -> Self {
+        GumbelConfig {
+            max_considered_actions: 16,
+            gumbel_scale: 1.0,
+            completed_q: CompletedQ::default(),
+            default_simulations: 64,
+            seed: 0,
+            reuse_tree: true,
+            record_paths: false,
+        }
+    }
+}
+
+impl GumbelConfig {
+    /// Sets `k`, the number of actions considered at the root.
+    #[must_use]
+    pub fn with_max_considered_actions(mut self, k: usize) -> Self {
+        self.max_considered_actions = k;
+        self
+    }
+
+    /// Sets the scale of the root noise.
+    #[must_use]
+    pub fn with_gumbel_scale(mut self, gumbel_scale: f64) -> Self {
+        self.gumbel_scale = gumbel_scale;
+        self
+    }
+
+    /// Sets the completed-Q transform.
+    #[must_use]
+    pub fn with_completed_q(mut self, completed_q: CompletedQ) -> Self {
+        self.completed_q = completed_q;
+        self
+    }
+
+    /// Sets the simulations used when the limits give no iteration budget.
+    #[must_use]
+    pub fn with_default_simulations(mut self, simulations: u64) -> Self {
+        self.default_simulations = simulations;
+        self
+    }
+
+    /// Sets the seed.
+    #[must_use]
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Turns subtree reuse on or off.
+    #[must_use]
+    pub fn with_reuse_tree(mut self, reuse_tree: bool) -> Self {
+        self.reuse_tree = reuse_tree;
+        self
+    }
+
+    /// Turns path recording on or off.
+    #[must_use]
+    pub fn with_record_paths(mut self, record_paths: bool) -> Self {
+        self.record_paths = record_paths;
+        self
+    }
+
+    /// Checks every parameter.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::NoConsideredActions`] for `k = 0`;
+    /// [`ConfigError::OutOfRange`] for a negative or non-finite
+    /// `gumbel_scale` or a bad [`CompletedQ`].
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.max_considered_actions == 0 {
+            return Err(ConfigError::NoConsideredActions);
+        }
+        ConfigError::check(
+            "gumbel_scale",
+            self.gumbel_scale,
+            0.0,
+            false,
+            "a finite number >= 0",
+        )?;
+        self.completed_q.validate()
+    }
+}
+
+/// Everything a Gumbel search computed at the root, indexed by action
+/// (`0..num_actions` of the game's [`ActionSpace`]): the training targets
+/// and the numbers the reference reports.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct GumbelAnalysis<M> {
+    /// The same report [`Searcher::search`] returns.
+    pub report: SearchReport<M>,
+    /// The chosen action's index; `None` at a finished position.
+    pub action: Option<usize>,
+    /// Root visit counts.
+    pub visits: Vec<u32>,
+    /// The evaluator's prior, `softmax(logits)`; 0 for illegal actions.
+    pub prior: Vec<f64>,
+    /// The improved policy `softmax(logits + sigma(completed Q))` (paper,
+    /// Eq. 11); exactly 0 for illegal actions.
+    pub improved_policy: Vec<f64>,
+    /// `sigma(completed Q)` (the reference's `completed_qvalues`). Illegal
+    /// actions hold sigma of the mixed value, as in the reference.
+    pub completed_q: Vec<f64>,
+    /// Completed Q before rescaling and sigma: `q(a)` if visited, else the
+    /// mixed value.
+    pub completed_q_unscaled: Vec<f64>,
+    /// Mean value of each visited action for the player to move.
+    pub q_values: Vec<Option<f64>>,
+    /// The mixed value `v_mix` at the root.
+    pub mixed_value: f64,
+    /// Mean of the root's evaluation and every simulation's value.
+    pub root_value: f64,
+    /// `m = min(k, legal moves)`.
+    pub num_considered: usize,
+    /// The visit count each simulation required at the root (the schedule,
+    /// as far as it ran).
+    pub considered_visits: Vec<u32>,
+    /// The root noise used (already scaled; 0 for illegal actions).
+    pub noise: Vec<f64>,
+    /// Each simulation's actions from the root to the node it evaluated or
+    /// the finished position it reached; empty unless
+    /// [`GumbelConfig::record_paths`] is set.
+    pub paths: Vec<Vec<usize>>,
+}
+
+/// What [`GumbelAz::run`] leaves behind for the report and the analysis.
+#[derive(Clone, Copy, Debug, Default)]
+struct Run {
+    simulations: u64,
+    planned: u64,
+    considered: usize,
+    depth: usize,
+    /// The chosen root edge (absolute edge index); `None` at a finished
+    /// position.
+    selected: Option<usize>,
+    elapsed: std::time::Duration,
+}
+
+/// Gumbel AlphaZero search for any game with a fixed action space and a
+/// policy evaluator.
+///
+/// * Root: Gumbel-Top-k picks `m = min(k, legal)` actions, and Sequential
+///   Halving ([`ConsideredVisits`]) spreads the simulations over them,
+///   each simulation taking the best `g + logits + sigma(completed Q)`
+///   among the actions whose visit count the schedule asks for.
+/// * Below the root: `argmax_a pi'(a) - N(a) / (1 + sum_b N(b))` with
+///   `pi' = softmax(logits + sigma(completed Q))` (paper, Eq. 14).
+/// * Move: the best `g + logits + sigma` among the most visited actions;
+///   the report's [`MoveInfo::policy`] is the improved policy.
+///
+/// Values are read per node from [`Game::to_move`], so games whose turns
+/// do not alternate work. Finished positions back up their exact reward.
+/// Statistics are kept in `f64`, as the reference data were computed.
+///
+/// The iteration budget of [`Limits`] counts simulations; time limits and
+/// the stop flag end the search early; the node limit caps the tree size.
+pub struct GumbelAz<G: Game, E> {
+    evaluator: E,
+    config: GumbelConfig,
+    rng: Pcg64Mcg,
+    tree: Tree<G::Move>,
+    scratch: Scratch<G::Move>,
+    /// Per root edge: the noise `g` and the masked logits.
+    noise: Vec<f64>,
+    masked_logits: Vec<f64>,
+    /// Per edge of the node being scored: sigma, then scratch.
+    sigma: Vec<f64>,
+    /// Per root edge, after a search: the improved policy.
+    policy: Vec<f64>,
+    completion: Option<Completion>,
+    state: Option<G>,
+    paths: Vec<Vec<usize>>,
+}
+
+impl<G: Game, E: std::fmt::Debug> std::fmt::Debug for GumbelAz<G, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GumbelAz")
+            .field("evaluator", &self.evaluator)
+            .field("config", &self.config)
+            .field("tree_nodes", &self.tree.nodes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
+    /// A searcher with `evaluator` and `config`.
+    ///
+    /// # Errors
+    ///
+    /// Returns the [`ConfigError`] of [`GumbelConfig::validate`].
+    pub fn new(evaluator: E, config: GumbelConfig) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(GumbelAz {
+            evaluator,
+            rng: Pcg64Mcg::seed_from_u64(config.seed),
+            config,
+            tree: Tree::default(),
+            scratch: Scratch::default(),
+            noise: Vec::new(),
+            masked_logits: Vec::new(),
+            sigma: Vec::new(),
+            policy: Vec::new(),
+            completion: None,
+            state: None,
+            paths: Vec::new(),
+        })
+    }
+
+    /// A searcher with the reference's default settings.
+    pub fn with_defaults(evaluator: E) -> Self {
+        GumbelAz::new(evaluator, GumbelConfig::default())
+            .unwrap_or_else(|_| unreachable!("the default configuration is valid"))
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &GumbelConfig {
+        &self.config
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    /// Searches `state` and returns every root statistic, indexed by
+    /// action; the root noise is drawn from the searcher's seeded
+    /// generator.
+    pub fn analyse(&mut self, state: &G, limits: &Limits) -> GumbelAnalysis<G::Move> {
+        let run = self
+            .run(state, limits, None)
+            .unwrap_or_else(|_| unreachable!("drawn noise is always valid"));
+        self.analysis(state, &run)
+    }
+
+    /// Like [`analyse`](GumbelAz::analyse), with the root noise given: one
+    /// entry per action of the action space, already scaled (the config's
+    /// `gumbel_scale` is not applied); entries of illegal actions are
+    /// ignored. This is how tests replay the reference's searches.
+    ///
+    /// # Errors
+    ///
+    /// [`NoiseError::Length`] if `noise` does not have one entry per action;
+    /// [`NoiseError::NotFinite`] if a legal action's entry is not finite.
+    pub fn analyse_with_noise(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        noise: &[f64],
+    ) -> Result<GumbelAnalysis<G::Move>, NoiseError> {
+        let run = self.run(state, limits, Some(noise))?;
+        Ok(self.analysis(state, &run))
+    }
+
+    fn run(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        given_noise: Option<&[f64]>,
+    ) -> Result<Run, NoiseError> {
+        let budget = limits.start();
+        let num_actions = state.num_actions();
+        if let Some(noise) = given_noise
+            && noise.len() != num_actions
+        {
+            return Err(NoiseError::Length {
+                expected: num_actions,
+                got: noise.len(),
+            });
+        }
+        if self.config.reuse_tree && self.tree.root_matches(state, &mut self.scratch) {
+            self.tree.clear_statistics();
+        } else {
+            self.tree
+                .new_root(state, &self.evaluator, &mut self.scratch);
+        }
+        self.paths.clear();
+        self.completion = None;
+        let root = *self.tree.root();
+        let mut run = Run::default();
+        if root.terminal {
+            run.elapsed = budget.elapsed();
+            return Ok(run);
+        }
+
+        // The root's masked logits (mctx `_mask_invalid_actions`) and noise.
+        self.noise.clear();
+        self.masked_logits.clear();
+        let root_edges = &self.tree.edges[root.edges()];
+        let max_logit = root_edges
+            .iter()
+            .map(|edge| edge.logit)
+            .fold(f64::NEG_INFINITY, f64::max);
+        for edge in root_edges {
+            self.masked_logits.push(edge.logit - max_logit);
+            let g = match given_noise {
+                Some(noise) => {
+                    let g = noise[edge.action as usize];
+                    if !g.is_finite() {
+                        return Err(NoiseError::NotFinite {
+                            action: edge.action as usize,
+                            value: g,
+                        });
+                    }
+                    g
+                }
+                None if self.config.gumbel_scale == 0.0 => 0.0,
+                None => self.config.gumbel_scale * noise::gumbel(&mut self.rng),
+            };
+            self.noise.push(g);
+        }
+
+        run.considered = self
+            .config
+            .max_considered_actions
+            .min(root.num_edges as usize);
+        run.planned = limits
+            .iterations
+            .unwrap_or(self.config.default_simulations)
+            .min(u64::from(u32::MAX - 2));
+        let mut schedule = ConsideredVisits::new(run.considered, run.planned);
+        let mut sim_state = match self.state.take() {
+            Some(mut kept) => {
+                kept.clone_from(state);
+                kept
+            }
+            None => state.clone(),
+        };
+        let params = self.config.completed_q;
+        while run.simulations < run.planned
+            && !budget.exhausted(run.simulations, self.tree.nodes.len() as u64)
+        {
+            let considered_visit = schedule.next().unwrap_or(u32::MAX);
+            let (first_edge, _) = self.select_root(num_actions, Some(considered_visit));
+            let sigma = &mut self.sigma;
+            let length = self.tree.simulate(
+                state,
+                &mut sim_state,
+                first_edge as u32,
+                &self.evaluator,
+                &mut self.scratch,
+                |tree, node, _| select_interior(tree, node, num_actions, &params, sigma),
+            );
+            if self.config.record_paths {
+                let path = self
+                    .scratch
+                    .path
+                    .iter()
+                    .map(|step| self.tree.edges[step.edge as usize].action as usize)
+                    .collect();
+                self.paths.push(path);
+            }
+            run.depth = run.depth.max(length);
+            run.simulations += 1;
+        }
+        self.state = Some(sim_state);
+
+        let (selected, completion) = self.select_root(num_actions, None);
+        run.selected = Some(selected);
+        self.completion = Some(completion);
+        // The improved policy, softmax(masked logits + sigma).
+        self.policy.clear();
+        let mut max = f64::NEG_INFINITY;
+        for (logit, sigma) in self.masked_logits.iter().zip(&self.sigma) {
+            let x = logit + sigma;
+            max = max.max(x);
+            self.policy.push(x);
+        }
+        let mut sum = 0.0;
+        for p in &mut self.policy {
+            *p = (*p - max).exp();
+            sum += *p;
+        }
+        for p in &mut self.policy {
+            *p /= sum;
+        }
+        run.elapsed = budget.elapsed();
+        Ok(run)
+    }
+
+    /// The root edge to simulate (`Some(visits)`: among the edges with
+    /// that many visits) or to play (`None`: among the most visited), by
+    /// the reference's score `max(-1e9, g + logits + sigma)`; ties go to
+    /// the lowest action. Leaves sigma in `self.sigma`.
+    fn select_root(
+        &mut self,
+        num_actions: usize,
+        considered_visit: Option<u32>,
+    ) -> (usize, Completion) {
+        let root = *self.tree.root();
+        let edges = &self.tree.edges[root.edges()];
+        let completion = complete(
+            edges,
+            root.raw_value,
+            (root.num_edges as usize) < num_actions,
+            &self.config.completed_q,
+            &mut self.sigma,
+        );
+        let target = considered_visit
+            .unwrap_or_else(|| edges.iter().map(|edge| edge.visits).max().unwrap_or(0));
+        let score = |index: usize| {
+            (self.noise[index] + self.masked_logits[index] + self.sigma[index]).max(LOW_LOGIT)
+        };
+        let best_among = |only_target: bool| {
+            let mut best: Option<(usize, f64)> = None;
+            for (index, edge) in edges.iter().enumerate() {
+                if only_target && edge.visits != target {
+                    continue;
+                }
+                let score = score(index);
+                if best.is_none_or(|(_, best_score)| score > best_score) {
+                    best = Some((index, score));
+                }
+            }
+            best.map(|(index, _)| index)
+        };
+        // The schedule always leaves an action with the required count; the
+        // fallback only guards against a broken invariant.
+        let best = best_among(true).or_else(|| best_among(false)).unwrap_or(0);
+        (root.first_edge as usize + best, completion)
+    }
+
+    fn report(&self, run: &Run) -> SearchReport<G::Move> {
+        let stats = SearchStats::new(
+            run.simulations,
+            self.tree.nodes.len() as u64,
+            run.depth as u32,
+            run.elapsed,
+        );
+        let root = *self.tree.root();
+        let Some(selected) = run.selected else {
+            return SearchReport::new(None, root.raw_value as f32).with_stats(stats);
+        };
+        let moves = self.tree.edges[root.edges()]
+            .iter()
+            .zip(&self.policy)
+            .map(|(edge, &policy)| {
+                let info = MoveInfo::new(edge.mv)
+                    .with_visits(u64::from(edge.visits))
+                    .with_prior(edge.prior as f32)
+                    .with_policy(policy as f32);
+                if edge.visits > 0 {
+                    info.with_value(edge.q as f32)
+                } else {
+                    info
+                }
+            })
+            .collect();
+        SearchReport::new(
+            Some(self.tree.edges[selected].mv),
+            self.tree.root_value as f32,
+        )
+        .with_pv(self.tree.principal_variation(Some(selected)))
+        .with_moves(moves)
+        .with_stats(stats)
+    }
+
+    fn analysis(&mut self, state: &G, run: &Run) -> GumbelAnalysis<G::Move> {
+        let num_actions = state.num_actions();
+        let root = *self.tree.root();
+        let edges = &self.tree.edges[root.edges()];
+        let mut analysis = GumbelAnalysis {
+            report: self.report(run),
+            action: run
+                .selected
+                .map(|edge| self.tree.edges[edge].action as usize),
+            visits: vec![0; num_actions],
+            prior: vec![0.0; num_actions],
+            improved_policy: vec![0.0; num_actions],
+            completed_q: vec![0.0; num_actions],
+            completed_q_unscaled: vec![0.0; num_actions],
+            q_values: vec![None; num_actions],
+            mixed_value: root.raw_value,
+            root_value: self.tree.root_value,
+            num_considered: run.considered,
+            considered_visits: ConsideredVisits::new(run.considered, run.planned)
+                .take(run.simulations as usize)
+                .collect(),
+            noise: vec![0.0; num_actions],
+            paths: std::mem::take(&mut self.paths),
+        };
+        let Some(completion) = self.completion else {
+            return analysis;
+        };
+        analysis.mixed_value = completion.mixed_value;
+        analysis
+            .completed_q
+            .fill(completion.sigma(completion.mixed_value));
+        analysis.completed_q_unscaled.fill(completion.mixed_value);
+        for (index, edge) in edges.iter().enumerate() {
+            let action = edge.action as usize;
+            analysis.visits[action] = edge.visits;
+            analysis.prior[action] = edge.prior;
+            analysis.improved_policy[action] = self.policy[index];
+            analysis.completed_q[action] = self.sigma[index];
+            analysis.noise[action] = self.noise[index];
+            if edge.visits > 0 {
+                analysis.completed_q_unscaled[action] = edge.q;
+                analysis.q_values[action] = Some(edge.q);
+            }
+        }
+        analysis
+    }
+}
+
+/// Interior selection (mctx `gumbel_muzero_interior_action_selection`):
+/// `argmax_a softmax(logits + sigma)(a) - N(a) / (1 + sum_b N(b))`, first
+/// edge on ties. Returns the absolute edge index.
+fn select_interior<M: Copy + PartialEq + std::fmt::Debug>(
+    tree: &Tree<M>,
+    node: u32,
+    num_actions: usize,
+    params: &CompletedQ,
+    buffer: &mut Vec<f64>,
+) -> u32 {
+    let node = tree.nodes[node as usize];
+    let edges = &tree.edges[node.edges()];
+    let completion = complete(
+        edges,
+        node.raw_value,
+        (node.num_edges as usize) < num_actions,
+        params,
+        buffer,
+    );
+    let mut max = f64::NEG_INFINITY;
+    for (value, edge) in buffer.iter_mut().zip(edges) {
+        *value += edge.logit;
+        max = max.max(*value);
+    }
+    let mut sum = 0.0;
+    for value in buffer.iter_mut() {
+        *value = (*value - max).exp();
+        sum += *value;
+    }
+    let denominator = 1.0 + f64::from(completion.sum_visits);
+    let mut best = 0;
+    let mut best_score = f64::NEG_INFINITY;
+    for (index, (weight, edge)) in buffer.iter().zip(edges).enumerate() {
+        let score = weight / sum - f64::from(edge.visits) / denominator;
+        if score > best_score {
+            best = index;
+            best_score = score;
+        }
+    }
+    node.first_edge + best as u32
+}
+
+impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for GumbelAz<G, E> {
+    /// Runs the search; without an iteration limit it plans
+    /// [`GumbelConfig::default_simulations`] simulations.
+    fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
+        let run = self
+            .run(state, limits, None)
+            .unwrap_or_else(|_| unreachable!("drawn noise is always valid"));
+        self.report(&run)
+    }
+
+    fn advance(&mut self, played: G::Move) {
+        if self.config.reuse_tree {
+            self.tree.reroot(played);
+        } else {
+            self.tree.clear();
+        }
+    }
+
+    fn reset(&mut self) {
+        self.tree.clear();
+        self.rng = Pcg64Mcg::seed_from_u64(self.config.seed);
+    }
+
+    fn name(&self) -> String {
+        format!("gumbel(k={})", self.config.max_considered_actions)
+    }
+}
