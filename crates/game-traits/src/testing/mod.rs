@@ -34,7 +34,7 @@ pub use minimax::{MinimaxSearcher, child_value, minimax, value_for_mover};
 pub use nim::{MAX_HEAP_SIZE, MAX_HEAPS, Nim, NimMove, ParseNimError};
 pub use searchers::{
     SearcherFailure, Tactic, TacticalCase, check_against_minimax, check_tactics, random_positions,
-    tactical_cases,
+    tactical_case, tactical_cases,
 };
 pub use tictactoe::{ParseTicTacToeError, TicTacToe, TicTacToeHeuristic};
 pub use tree::{ExplicitTree, RandomTree, TreeError, TreeEvaluator, TreeGame, TreeNode};

@@ -79,7 +79,7 @@ pub fn tactical_cases<G: Game>(
             if moves.is_empty() {
                 break;
             }
-            if let Some(case) = classify(&state, &moves, depth)
+            if let Some(case) = tactical_case(&state, depth)
                 && count(case.tactic, state.to_move(), &found) < per_kind
             {
                 found.push(case);
@@ -91,7 +91,13 @@ pub fn tactical_cases<G: Game>(
     found
 }
 
-fn classify<G: Game>(state: &G, moves: &[G::Move], depth: u32) -> Option<TacticalCase<G>> {
+/// Classifies one position as [`tactical_cases`] does: a [`TacticalCase`]
+/// if the player to move wins by force within `depth` plies (or must defend
+/// against such a win) and some moves are wrong, `None` otherwise.
+pub fn tactical_case<G: Game>(state: &G, depth: u32) -> Option<TacticalCase<G>> {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let moves = moves.as_slice();
     let values: Vec<f32> = moves
         .iter()
         .map(|&mv| child_value(state, mv, Some(depth), &OutcomeEvaluator))

@@ -3,7 +3,7 @@
 //! intervals (Wilson), both searchers using `HeuristicPolicy`.
 //!
 //! ```text
-//! cargo run --release -p gumbel-az --example strength -- \
+//! cargo run --release -p gumbel-az --example gumbel_strength -- \
 //!     --games 1000 --sims 8,16,32,64 --threads 2 --seed 2026
 //! ```
 //!

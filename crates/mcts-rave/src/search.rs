@@ -1,0 +1,504 @@
+//! The searcher: configuration, tree reuse between moves, threads and the
+//! report.
+
+use std::fmt;
+
+use game_traits::{
+    ActionSpace, Budget, Evaluator, Game, Limits, MoveInfo, OutcomeEvaluator, Playout,
+    PositionHash, SearchReport, SearchStats, Searcher, UniformPlayout, zobrist,
+};
+
+use crate::config::{ConfigError, MctsConfig};
+use crate::policy::{Rave, TreePolicy, Uct};
+use crate::tree::Proof;
+use crate::worker::{Context, Share, Worker};
+
+/// Monte-Carlo tree search over any [`Game`].
+///
+/// * `T`: the [`TreePolicy`], [`Uct`] (any game) or [`Rave`] (games with an
+///   [`ActionSpace`]).
+/// * `P`: the [`Playout`] policy that plays out new leaves
+///   ([`UniformPlayout`] by default), through [`Playout::play_out`], so a
+///   game's specialised playout loop is used where it has one. Each thread
+///   gets its own clone.
+/// * `E`: the [`Evaluator`] used where playouts stop early
+///   ([`LeafEvaluation`](crate::LeafEvaluation)); [`OutcomeEvaluator`] (0
+///   for unfinished positions) by default.
+///
+/// See the [crate documentation](crate) for the algorithm.
+pub struct Mcts<G: Game, T = Uct, P = UniformPlayout, E = OutcomeEvaluator> {
+    config: MctsConfig,
+    policy: T,
+    playout: P,
+    evaluator: E,
+    /// One per thread, each in its own allocation so that threads do not
+    /// write to the same cache lines.
+    workers: Vec<Box<Worker<G, P>>>,
+    /// The position at the roots of the kept trees, if any.
+    root: Option<G>,
+    /// Whether a searched position is the kept root.
+    same_position: fn(&G, &G) -> bool,
+}
+
+impl<G: Game> Mcts<G> {
+    /// Plain UCT with uniformly random playouts: works for every game.
+    ///
+    /// # Errors
+    ///
+    /// Returns [`ConfigError`] if a setting is out of range.
+    pub fn uct(config: MctsConfig) -> Result<Self, ConfigError> {
+        Mcts::with_parts(config, Uct, UniformPlayout, OutcomeEvaluator)
+    }
+}
+
+impl<G: ActionSpace> Mcts<G, Rave> {
+    /// UCT with RAVE (uniformly random playouts).
+    ///
+    /// # Errors
+    ///
+    /// Returns [`ConfigError`] if a setting or the RAVE parameter is out of
+    /// range.
+    pub fn rave(config: MctsConfig, rave: Rave) -> Result<Self, ConfigError> {
+        rave.validate()?;
+        Mcts::with_parts(config, rave, UniformPlayout, OutcomeEvaluator)
+    }
+}
+
+impl<G, T, P, E> Mcts<G, T, P, E>
+where
+    G: Game,
+    T: TreePolicy<G>,
+    P: Playout<G> + Clone + Send,
+    E: Evaluator<G>,
+{
+    /// A search from all its parts.
+    ///
+    /// # Errors
+    ///
+    /// Returns [`ConfigError`] if a setting is out of range.
+    pub fn with_parts(
+        config: MctsConfig,
+        policy: T,
+        playout: P,
+        evaluator: E,
+    ) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Mcts {
+            config,
+            policy,
+            playout,
+            evaluator,
+            workers: Vec::new(),
+            root: None,
+            same_position: same_position::<G>,
+        })
+    }
+
+    /// The same search with another playout policy (trees are dropped).
+    pub fn with_playout<Q: Playout<G> + Clone + Send>(self, playout: Q) -> Mcts<G, T, Q, E> {
+        Mcts {
+            config: self.config,
+            policy: self.policy,
+            playout,
+            evaluator: self.evaluator,
+            workers: Vec::new(),
+            root: None,
+            same_position: self.same_position,
+        }
+    }
+
+    /// The same search with another evaluator (trees are dropped).
+    pub fn with_evaluator<F: Evaluator<G>>(self, evaluator: F) -> Mcts<G, T, P, F> {
+        Mcts {
+            config: self.config,
+            policy: self.policy,
+            playout: self.playout,
+            evaluator,
+            workers: Vec::new(),
+            root: None,
+            same_position: self.same_position,
+        }
+    }
+
+    /// Replaces the test that decides whether the position given to
+    /// [`search`](Searcher::search) is the root of the kept trees (by
+    /// default: same player to move, same legal moves, same `Debug` form).
+    /// Games whose `Debug` form does not tell positions apart need a
+    /// stronger one, such as [`same_hash`](crate::same_hash) for games with
+    /// a [`PositionHash`](game_traits::PositionHash).
+    #[must_use]
+    pub fn with_root_check(mut self, same_position: fn(&G, &G) -> bool) -> Self {
+        self.same_position = same_position;
+        self
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// The tree policy.
+    pub fn policy(&self) -> &T {
+        &self.policy
+    }
+
+    /// Nodes currently kept, all threads together.
+    pub fn tree_nodes(&self) -> usize {
+        self.workers.iter().map(|worker| worker.tree.len()).sum()
+    }
+
+    /// Visits of the root of the kept trees, all threads together (0
+    /// without a tree). After [`advance`](Searcher::advance) this shows how
+    /// much of the earlier search was kept.
+    pub fn root_visits(&self) -> u64 {
+        self.workers
+            .iter()
+            .filter(|worker| !worker.tree.is_empty())
+            .map(|worker| u64::from(worker.tree.nodes[0].visits))
+            .sum()
+    }
+
+    fn thread_seed(&self, thread: usize) -> u64 {
+        if thread == 0 {
+            self.config.seed
+        } else {
+            zobrist::mix64(self.config.seed ^ (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        }
+    }
+
+    /// Drops the trees (the random generators go on).
+    fn clear_trees(&mut self) {
+        for worker in &mut self.workers {
+            worker.tree.clear();
+        }
+        self.root = None;
+    }
+
+    /// Keeps the trees only if they were grown from `state`.
+    fn sync_root(&mut self, state: &G) {
+        let same = self.config.reuse_tree
+            && self
+                .root
+                .as_ref()
+                .is_some_and(|root| (self.same_position)(root, state));
+        if !same {
+            self.clear_trees();
+            self.root = Some(state.clone());
+        }
+        while self.workers.len() < self.config.threads {
+            let seed = self.thread_seed(self.workers.len());
+            self.workers
+                .push(Box::new(Worker::new(self.playout.clone(), seed)));
+        }
+        self.workers.truncate(self.config.threads);
+    }
+
+    fn run(&mut self, state: &G, moves: &[G::Move], limits: &Limits, budget: &Budget<'_>) -> u64 {
+        let threads = self.workers.len();
+        let context = Context {
+            policy: &self.policy,
+            evaluator: &self.evaluator,
+            exploration: self.config.exploration,
+            leaf: self.config.leaf,
+            max_playout_plies: self.config.max_playout_plies,
+            num_actions: if T::AMAF {
+                self.policy.num_actions(state)
+            } else {
+                0
+            },
+        };
+        let unbounded = limits.is_unbounded() && limits.stop.is_none();
+        let iterations = limits
+            .iterations
+            .or(unbounded.then_some(self.config.default_iterations));
+        let node_cap = limits.nodes.map_or(self.config.max_nodes, |nodes| {
+            nodes.min(self.config.max_nodes)
+        });
+        let stop_when_full = limits
+            .nodes
+            .is_some_and(|nodes| nodes <= self.config.max_nodes);
+        let shares: Vec<Share> = (0..threads)
+            .map(|thread| Share {
+                iterations: iterations.map_or(u64::MAX, |total| {
+                    total / threads as u64 + u64::from((thread as u64) < total % threads as u64)
+                }),
+                nodes: (node_cap / threads as u64) as usize,
+                stop_when_full,
+            })
+            .collect();
+        for worker in &mut self.workers {
+            worker.prepare_root(state, moves, &context);
+        }
+        if threads == 1 {
+            return self.workers[0].run(state, &context, shares[0], budget);
+        }
+        std::thread::scope(|scope| {
+            let (main, helpers) = self.workers.split_at_mut(1);
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .zip(&shares[1..])
+                .map(|(worker, &share)| {
+                    let context = &context;
+                    scope.spawn(move || worker.run(state, context, share, budget))
+                })
+                .collect();
+            let mut total = main[0].run(state, &context, shares[0], budget);
+            for handle in handles {
+                total += handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            }
+            total
+        })
+    }
+
+    /// Root statistics summed over the threads, in root move order.
+    fn merged_root(&self) -> Vec<RootMove<G::Move>> {
+        let main = &self.workers[0].tree;
+        let mut merged: Vec<RootMove<G::Move>> = main.nodes[0]
+            .children()
+            .map(|child| RootMove {
+                mv: main.nodes[child].mv,
+                visits: 0,
+                value_sum: 0.0,
+                amaf_visits: 0,
+                amaf_sum: 0.0,
+                proof: Proof::Unknown,
+                proof_plies: 0,
+            })
+            .collect();
+        for worker in &self.workers {
+            let tree = &worker.tree;
+            for (offset, child) in tree.nodes[0].children().enumerate() {
+                let node = &tree.nodes[child];
+                // Every tree expands the root from the same move list, so
+                // the blocks line up; look the move up if they ever do not.
+                let slot = if merged.get(offset).is_some_and(|slot| slot.mv == node.mv) {
+                    offset
+                } else if let Some(slot) = merged.iter().position(|slot| slot.mv == node.mv) {
+                    slot
+                } else {
+                    continue;
+                };
+                let entry = &mut merged[slot];
+                // Proofs are exact, so any thread's proof holds for all.
+                // Keep the shortest win and the longest loss found.
+                if node.proof != Proof::Unknown {
+                    let plies = node.proof_plies;
+                    entry.proof_plies = if entry.proof == Proof::Unknown {
+                        plies
+                    } else if node.proof == Proof::Win {
+                        entry.proof_plies.min(plies)
+                    } else {
+                        entry.proof_plies.max(plies)
+                    };
+                    entry.proof = node.proof;
+                }
+                entry.visits += u64::from(node.visits);
+                entry.value_sum += f64::from(node.mean) * f64::from(node.visits);
+                if let Some(stats) = tree.amaf.get(child) {
+                    entry.amaf_visits += u64::from(stats.visits);
+                    entry.amaf_sum += f64::from(stats.sum);
+                }
+            }
+        }
+        merged
+    }
+
+    /// The principal variation starting with `best`, followed in the tree
+    /// that visited `best` most.
+    fn principal_variation(&self, best: G::Move) -> Vec<G::Move> {
+        let mut pv = vec![best];
+        let best_tree = self
+            .workers
+            .iter()
+            .filter_map(|worker| {
+                let child = worker.tree.child(0, best)?;
+                Some((worker.tree.nodes[child].visits, &worker.tree, child))
+            })
+            .max_by_key(|(visits, _, _)| *visits);
+        if let Some((_, tree, mut node)) = best_tree {
+            while let Some(child) = tree.most_visited_child(node) {
+                pv.push(tree.nodes[child].mv);
+                node = child;
+            }
+        }
+        pv
+    }
+}
+
+/// Whether two positions are the same, judged by what [`Game`] offers:
+/// the player to move, the legal moves and the `Debug` form.
+pub fn same_position<G: Game>(a: &G, b: &G) -> bool {
+    if a.to_move() != b.to_move() {
+        return false;
+    }
+    let (mut moves_a, mut moves_b) = (Vec::new(), Vec::new());
+    a.legal_moves(&mut moves_a);
+    b.legal_moves(&mut moves_b);
+    moves_a == moves_b && format!("{a:?}") == format!("{b:?}")
+}
+
+/// Whether two positions have the same [`PositionHash`] and player to move
+/// (a root check for [`Mcts::with_root_check`]).
+pub fn same_hash<G: PositionHash>(a: &G, b: &G) -> bool {
+    a.position_hash() == b.position_hash() && a.to_move() == b.to_move()
+}
+
+struct RootMove<M> {
+    mv: M,
+    visits: u64,
+    value_sum: f64,
+    amaf_visits: u64,
+    amaf_sum: f64,
+    /// Proven value for the player to move at the root.
+    proof: Proof,
+    /// Plies from the child to the end of the game along the proof.
+    proof_plies: u16,
+}
+
+impl<M> RootMove<M> {
+    /// The exact value if proven, the mean value otherwise.
+    fn value(&self) -> f32 {
+        match self.proof.value() {
+            Some(value) => value,
+            None if self.visits == 0 => 0.0,
+            None => (self.value_sum / self.visits as f64) as f32,
+        }
+    }
+
+    /// How the final choice ranks the move: proven wins (shortest first),
+    /// then moves not proven lost, then proven losses (longest first); by
+    /// visits, then value, within each.
+    fn rank(&self) -> (u8, i32, u64, f32) {
+        let plies = i32::from(self.proof_plies);
+        let (class, length) = match self.proof {
+            Proof::Win => (2, -plies),
+            Proof::Loss => (0, plies),
+            Proof::Draw | Proof::Unknown => (1, 0),
+        };
+        (class, length, self.visits, self.value())
+    }
+}
+
+impl<G, T, P, E> Searcher<G> for Mcts<G, T, P, E>
+where
+    G: Game,
+    T: TreePolicy<G>,
+    P: Playout<G> + Clone + Send,
+    E: Evaluator<G>,
+{
+    /// Searches within `limits`: iterations (all threads together), time,
+    /// nodes (tree nodes kept: the search stops when its trees are full)
+    /// and the stop flag. A tree that reaches [`MctsConfig::max_nodes`]
+    /// stops growing but the search goes on, playing out its leaves again.
+    /// `limits.depth` is not used. Without any limit (and no stop flag) it
+    /// runs [`MctsConfig::default_iterations`] iterations.
+    ///
+    /// The best move is a proven win if there is one (the shortest), else
+    /// the root move with the most visits among those not proven lost; the
+    /// value is its mean value (exact when proven).
+    fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
+        let budget = limits.start();
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        if moves.is_empty() {
+            let value = state
+                .outcome()
+                .map_or(0.0, |outcome| outcome.reward(state.to_move()));
+            return SearchReport::new(None, value).with_stats(SearchStats::new(
+                0,
+                0,
+                0,
+                budget.elapsed(),
+            ));
+        }
+        self.sync_root(state);
+        let iterations = self.run(state, &moves, limits, &budget);
+        let merged = self.merged_root();
+        let best = merged
+            .iter()
+            .enumerate()
+            .max_by(|(index_a, a), (index_b, b)| {
+                a.rank()
+                    .partial_cmp(&b.rank())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    // Ties go to the earlier move.
+                    .then(index_b.cmp(index_a))
+            })
+            .map(|(_, entry)| entry);
+        let (best_move, value) = best.map_or((moves[0], 0.0), |entry| (entry.mv, entry.value()));
+        let infos = merged
+            .iter()
+            .map(|entry| {
+                let mut info = MoveInfo::new(entry.mv).with_visits(entry.visits);
+                if entry.visits > 0 {
+                    info = info.with_value(entry.value());
+                }
+                if T::AMAF && entry.amaf_visits > 0 {
+                    info = info.with_amaf_value((entry.amaf_sum / entry.amaf_visits as f64) as f32);
+                }
+                info
+            })
+            .collect();
+        let depth = self
+            .workers
+            .iter()
+            .map(|worker| worker.max_depth)
+            .max()
+            .unwrap_or(0);
+        let stats = SearchStats::new(
+            iterations,
+            self.tree_nodes() as u64,
+            depth,
+            budget.elapsed(),
+        );
+        SearchReport::new(Some(best_move), value)
+            .with_pv(self.principal_variation(best_move))
+            .with_moves(infos)
+            .with_stats(stats)
+    }
+
+    /// Moves the roots of the kept trees to the child reached by `played`,
+    /// keeping its subtree (a second call keeps the subtree of the reply).
+    /// An illegal move drops the trees.
+    fn advance(&mut self, played: G::Move) {
+        if !self.config.reuse_tree {
+            return;
+        }
+        let Some(root) = self.root.as_mut() else {
+            return;
+        };
+        if root.try_play(played).is_err() {
+            self.clear_trees();
+            return;
+        }
+        for worker in &mut self.workers {
+            worker.tree.advance(played);
+        }
+    }
+
+    /// Drops the trees and restarts every random generator from the seed.
+    fn reset(&mut self) {
+        self.clear_trees();
+        for thread in 0..self.workers.len() {
+            let seed = self.thread_seed(thread);
+            self.workers[thread].reseed(seed);
+        }
+    }
+
+    fn name(&self) -> String {
+        self.policy.name().to_string()
+    }
+}
+
+impl<G: Game, T: fmt::Debug, P: fmt::Debug, E> fmt::Debug for Mcts<G, T, P, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Mcts")
+            .field("config", &self.config)
+            .field("policy", &self.policy)
+            .field("playout", &self.playout)
+            .field("root", &self.root)
+            .finish_non_exhaustive()
+    }
+}
