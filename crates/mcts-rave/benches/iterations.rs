@@ -9,7 +9,7 @@
 
 use std::hint::black_box;
 
-use bitboard_othello::{Board, CornerFirstPlayout, random_playout};
+use bitboard_othello::{Board, CornerFirstPlayout, RandomPlayout, random_playout};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use game_traits::testing::TicTacToe;
 use game_traits::{Game, Limits, Playout, Searcher};
@@ -69,36 +69,30 @@ fn othello(c: &mut Criterion) {
         bench_search(
             c,
             &format!("othello/random/uct/threads-{threads}"),
-            uct().with_playout(bitboard_othello::RandomPlayout),
+            uct().with_playout(RandomPlayout),
         );
         bench_search(
             c,
             &format!("othello/random/rave/threads-{threads}"),
-            rave().with_playout(bitboard_othello::RandomPlayout),
+            rave().with_playout(RandomPlayout),
         );
         bench_search(
             c,
             &format!("othello/corner-first/uct/threads-{threads}"),
-            uct().with_playout(bitboard_othello::CornerFirstPlayout::default()),
+            uct().with_playout(CornerFirstPlayout::default()),
         );
         bench_search(
             c,
             &format!("othello/corner-first/rave/threads-{threads}"),
-            rave().with_playout(bitboard_othello::CornerFirstPlayout::default()),
+            rave().with_playout(CornerFirstPlayout::default()),
         );
     }
-    // Through the generic `Playout` door (a move list per ply).
+    // The generic `UniformPlayout` (a move list per ply, no bitboard
+    // override of `play_out`), for comparison.
     bench_search(
         c,
-        "othello/random-via-playout/uct/threads-1",
+        "othello/random-generic/uct/threads-1",
         Mcts::uct(config(1)).unwrap(),
-    );
-    bench_search(
-        c,
-        "othello/corner-first-via-playout/uct/threads-1",
-        Mcts::uct(config(1))
-            .unwrap()
-            .with_playout(CornerFirstPlayout::default()),
     );
 }
 
