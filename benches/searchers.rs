@@ -26,7 +26,7 @@ fn positions() -> Vec<Board> {
     while positions.len() < 8 {
         board.legal_moves(&mut moves);
         assert!(!moves.is_empty(), "the game ended too soon");
-        if board.empty_count() % 2 == 0 {
+        if board.empty_count().is_multiple_of(2) {
             positions.push(board.clone());
         }
         board.play(moves[rng.random_range(..moves.len())]);
