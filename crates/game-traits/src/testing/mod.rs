@@ -33,7 +33,8 @@ pub use harness::{
 pub use minimax::{MinimaxSearcher, child_value, minimax, value_for_mover};
 pub use nim::{MAX_HEAP_SIZE, MAX_HEAPS, Nim, NimMove, ParseNimError};
 pub use searchers::{
-    SearcherFailure, Tactic, TacticalCase, check_against_minimax, check_tactics, random_positions,
+    ContractOptions, SearcherFailure, Tactic, TacticalCase, check_against_minimax,
+    check_limits_contract, check_repeatable, check_tactics, contract_positions, random_positions,
     tactical_case, tactical_cases,
 };
 pub use tictactoe::{ParseTicTacToeError, TicTacToe, TicTacToeHeuristic};
