@@ -435,6 +435,25 @@ impl Budget<'_> {
                 .is_some_and(|time| self.started.elapsed() >= time)
     }
 
+    /// Whether the stop flag or the clock ends the search now: the stop
+    /// flag first, then the time limit. Reads the clock; threads that
+    /// count their own iterations and nodes ask this and apply the counts
+    /// themselves.
+    #[inline]
+    pub fn interrupted(&self) -> Option<StopReason> {
+        if self.limits.stop_requested() {
+            Some(StopReason::Stopped)
+        } else if self
+            .limits
+            .time
+            .is_some_and(|time| self.started.elapsed() >= time)
+        {
+            Some(StopReason::Time)
+        } else {
+            None
+        }
+    }
+
     /// Whether a search that has done `iterations` iterations and visited
     /// `nodes` nodes must stop now (any limit but depth, which the search
     /// itself applies).
@@ -457,14 +476,8 @@ impl Budget<'_> {
             Some(StopReason::Iterations)
         } else if self.limits.nodes.is_some_and(|max| nodes >= max) {
             Some(StopReason::Nodes)
-        } else if self
-            .limits
-            .time
-            .is_some_and(|time| self.started.elapsed() >= time)
-        {
-            Some(StopReason::Time)
         } else {
-            None
+            self.interrupted()
         }
     }
 }

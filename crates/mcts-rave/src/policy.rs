@@ -125,12 +125,31 @@ impl Rave {
     pub const DEFAULT_BIAS: f32 = 0.2;
 
     /// The exploration constant ([`MctsConfig::exploration`](crate::MctsConfig::exploration))
-    /// RAVE plays best with: lower than UCT's default of 1, since AMAF
-    /// statistics already spread the visits. On Othello at 1,000 playouts
-    /// per move, RAVE with `c = 0.25` scored 59.9% (95% CI 55.0%-64.6%, 400
-    /// games) against UCT with `c = 1`, while UCT itself loses with so little
-    /// exploration (37.5% at `c = 0.3` against `c = 1`).
-    pub const RECOMMENDED_EXPLORATION: f32 = 0.25;
+    /// for RAVE **on Othello**, where it was tuned: lower than UCT's default
+    /// of 1, since AMAF statistics already spread the visits. On Othello at
+    /// 1,000 playouts per move, RAVE with `c = 0.25` scored 59.9% (95% CI
+    /// 55.0%-64.6%, 400 games) against UCT with `c = 1`, while UCT itself
+    /// loses with so little exploration (37.5% at `c = 0.3` against `c =
+    /// 1`).
+    ///
+    /// It does not carry over to every game: in Connect Four, RAVE with `c
+    /// = 0.25` can miss a forced win two moves deep even at 100,000
+    /// iterations, which `c = 1` finds within 2,000. Elsewhere start from
+    /// [`Rave::NEUTRAL_EXPLORATION`] and tune.
+    pub const OTHELLO_EXPLORATION: f32 = 0.25;
+
+    /// The game-neutral exploration constant for RAVE: UCT's default, 1
+    /// (the [`MctsConfig`](crate::MctsConfig) default). Safe on every game;
+    /// a tuned value such as [`Rave::OTHELLO_EXPLORATION`] plays better on
+    /// the game it was tuned on.
+    pub const NEUTRAL_EXPLORATION: f32 = 1.0;
+
+    /// The Othello-tuned constant under its old name.
+    #[deprecated(
+        since = "0.1.0",
+        note = "tuned on Othello only: use `Rave::OTHELLO_EXPLORATION` for Othello and `Rave::NEUTRAL_EXPLORATION` elsewhere"
+    )]
+    pub const RECOMMENDED_EXPLORATION: f32 = Rave::OTHELLO_EXPLORATION;
 
     /// The minimum-MSE schedule with [`Rave::DEFAULT_BIAS`].
     pub fn new() -> Self {
