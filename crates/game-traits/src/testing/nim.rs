@@ -39,9 +39,15 @@ pub struct NimMove {
 ///
 /// Text form: heap sizes separated by commas, the side to move (`1` or
 /// `2`), and `extra` when the extra-turn rule is on: `"3,4,5 1"`,
-/// `"3,0,5 2 extra"`.
+/// `"3,0,5 2 extra"`. With the `serde` feature a position serializes as
+/// this text and deserializes through [`FromStr`], so serde refuses exactly
+/// what the parser refuses.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "String", into = "String")
+)]
 pub struct Nim {
     heaps: [u8; MAX_HEAPS],
     num_heaps: u8,
@@ -272,6 +278,20 @@ impl FromStr for Nim {
             Some(other) => return Err(ParseNimError::Rule(other.to_string())),
         };
         Nim::build(&heaps, to_move, extra_turn)
+    }
+}
+
+impl TryFrom<String> for Nim {
+    type Error = ParseNimError;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+impl From<Nim> for String {
+    fn from(game: Nim) -> String {
+        game.to_string()
     }
 }
 
