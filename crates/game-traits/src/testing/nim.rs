@@ -61,8 +61,9 @@ impl Nim {
     ///
     /// # Panics
     ///
-    /// If there are more than [`MAX_HEAPS`] heaps or a heap holds more than
-    /// [`MAX_HEAP_SIZE`] objects. Use [`FromStr`] for unchecked input.
+    /// If there are no heaps or more than [`MAX_HEAPS`], or a heap holds
+    /// more than [`MAX_HEAP_SIZE`] objects. Use [`Nim::try_new`] or
+    /// [`FromStr`] for unchecked input.
     pub fn new(heaps: &[u8]) -> Self {
         Nim::build(heaps, Player::First, false).expect("heaps out of range")
     }
@@ -74,6 +75,19 @@ impl Nim {
     /// As [`Nim::new`].
     pub fn with_extra_turns(heaps: &[u8]) -> Self {
         Nim::build(heaps, Player::First, true).expect("heaps out of range")
+    }
+
+    /// Nim with the given heaps, the first player to move, and the
+    /// extra-turn rule if `extra_turn`: [`Nim::new`] and
+    /// [`Nim::with_extra_turns`] without the panic.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseNimError::HeapCount`] unless there are 1 to [`MAX_HEAPS`]
+    /// heaps, [`ParseNimError::HeapSize`] for a heap above
+    /// [`MAX_HEAP_SIZE`].
+    pub fn try_new(heaps: &[u8], extra_turn: bool) -> Result<Self, ParseNimError> {
+        Nim::build(heaps, Player::First, extra_turn)
     }
 
     fn build(heaps: &[u8], to_move: Player, extra_turn: bool) -> Result<Self, ParseNimError> {
@@ -335,5 +349,14 @@ mod tests {
             "1,1,1,1,1,1,1,1,1 1".parse::<Nim>(),
             Err(ParseNimError::HeapCount(9))
         ));
+        assert_eq!(Nim::try_new(&[], false), Err(ParseNimError::HeapCount(0)));
+        assert_eq!(
+            Nim::try_new(&[3, 16], true),
+            Err(ParseNimError::HeapSize("16".to_string()))
+        );
+        assert_eq!(
+            Nim::try_new(&[3, 4], true),
+            Ok(Nim::with_extra_turns(&[3, 4]))
+        );
     }
 }
