@@ -196,7 +196,7 @@ fn mutated_tree() -> impl Strategy<Value = (usize, Vec<TreeNode>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn tic_tac_toe_serde_agrees_with_the_parser(text in tic_tac_toe_text()) {
