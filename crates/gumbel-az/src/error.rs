@@ -43,6 +43,21 @@ impl ConfigError {
     }
 }
 
+impl ConfigError {
+    /// Checks that a count is at least 1.
+    pub(crate) fn check_at_least_one(name: &'static str, value: u64) -> Result<(), ConfigError> {
+        if value == 0 {
+            Err(ConfigError::OutOfRange {
+                name,
+                value: 0.0,
+                expected: "at least 1",
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// An explicit root noise vector that cannot be used.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]

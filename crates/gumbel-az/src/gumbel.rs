@@ -21,7 +21,11 @@ const LOW_LOGIT: f64 = -1e9;
 /// Settings of [`GumbelAz`]. The defaults are the reference's (`k = 16`,
 /// `gumbel_scale = 1`, [`CompletedQ::default`]).
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::GumbelConfigRaw")
+)]
 #[non_exhaustive]
 pub struct GumbelConfig {
     /// `k`: the root considers `m = min(k, legal moves)` actions, sampled
@@ -117,7 +121,7 @@ impl GumbelConfig {
     ///
     /// [`ConfigError::NoConsideredActions`] for `k = 0`;
     /// [`ConfigError::OutOfRange`] for a negative or non-finite
-    /// `gumbel_scale` or a bad [`CompletedQ`].
+    /// `gumbel_scale`, `default_simulations = 0` or a bad [`CompletedQ`].
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.max_considered_actions == 0 {
             return Err(ConfigError::NoConsideredActions);
@@ -129,6 +133,7 @@ impl GumbelConfig {
             false,
             "a finite number >= 0",
         )?;
+        ConfigError::check_at_least_one("default_simulations", self.default_simulations)?;
         self.completed_q.validate()
     }
 }

@@ -6,6 +6,8 @@ pub mod noise;
 mod puct;
 mod qtransform;
 mod schedule;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod tree;
 
 pub use error::{ConfigError, NoiseError};

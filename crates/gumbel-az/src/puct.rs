@@ -14,7 +14,11 @@ use crate::{ConfigError, noise};
 /// The value an unvisited move is scored with in PUCT (first-play
 /// urgency).
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::FirstPlayRaw")
+)]
 #[non_exhaustive]
 pub enum FirstPlay {
     /// The node's current mean value (as mctx's `muzero_policy` completes
@@ -27,7 +31,11 @@ pub enum FirstPlay {
 /// Dirichlet noise mixed into the root prior:
 /// `P'(a) = (1 - fraction) P(a) + fraction * eta(a)`, `eta ~ Dir(alpha)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::DirichletNoiseRaw")
+)]
 #[non_exhaustive]
 pub struct DirichletNoise {
     /// Concentration (AlphaZero: 0.3 for chess, 0.15 for shogi, 0.03 for Go).
@@ -45,7 +53,11 @@ impl DirichletNoise {
 
 /// Settings of [`Puct`].
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::PuctConfigRaw")
+)]
 #[non_exhaustive]
 pub struct PuctConfig {
     /// `c_puct` of `Q(s,a) + c_puct * P(s,a) * sqrt(N(s)) / (1 + N(s,a))`.
@@ -125,10 +137,12 @@ impl PuctConfig {
     /// # Errors
     ///
     /// [`ConfigError::OutOfRange`] for a negative or non-finite `c_puct`, a
-    /// fixed first-play value outside `[-1, 1]`, or root noise with a
-    /// non-positive `alpha` or a `fraction` outside `[0, 1]`.
+    /// fixed first-play value outside `[-1, 1]`, root noise with a
+    /// non-positive `alpha` or a `fraction` outside `[0, 1]`, or
+    /// `default_simulations = 0`.
     pub fn validate(&self) -> Result<(), ConfigError> {
         ConfigError::check("c_puct", self.c_puct, 0.0, false, "a finite number >= 0")?;
+        ConfigError::check_at_least_one("default_simulations", self.default_simulations)?;
         if let FirstPlay::Fixed(value) = self.first_play
             && !(-1.0..=1.0).contains(&value)
         {

@@ -73,8 +73,17 @@ impl<G: Game> TreePolicy<G> for Uct {
 }
 
 /// How [`Rave`] weighs the AMAF value against the child's own mean.
+///
+/// Its parameter must be a number `>= 0` ([`RaveSchedule::validate`]); with
+/// the `serde` feature, deserialization checks it. (JSON has no infinity:
+/// serde_json writes an infinite parameter as `null`, which does not read
+/// back. Use [`Uct`] for the `b = +inf` case.)
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "RaveScheduleRaw")
+)]
 #[non_exhaustive]
 pub enum RaveSchedule {
     /// The minimum-MSE schedule of Gelly & Silver (2011, "Monte-Carlo tree
@@ -109,10 +118,59 @@ pub enum RaveSchedule {
     },
 }
 
+impl RaveSchedule {
+    /// Checks the schedule's parameter.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Parameter`](crate::ConfigError::Parameter) for a
+    /// parameter that is NaN or negative (`+inf` is allowed).
+    pub fn validate(&self) -> Result<(), crate::ConfigError> {
+        let (name, value) = match *self {
+            RaveSchedule::MinimumMse { bias } => ("RAVE bias", bias),
+            RaveSchedule::Equivalence { k } => ("equivalence parameter", k),
+        };
+        if value.is_nan() || value < 0.0 {
+            return Err(crate::ConfigError::Parameter {
+                name,
+                value: f64::from(value),
+                expected: "a number >= 0",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A serialized [`RaveSchedule`] before its parameter is checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "RaveSchedule")]
+enum RaveScheduleRaw {
+    MinimumMse { bias: f32 },
+    Equivalence { k: f32 },
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RaveScheduleRaw> for RaveSchedule {
+    type Error = crate::ConfigError;
+
+    fn try_from(raw: RaveScheduleRaw) -> Result<Self, crate::ConfigError> {
+        let schedule = match raw {
+            RaveScheduleRaw::MinimumMse { bias } => RaveSchedule::MinimumMse { bias },
+            RaveScheduleRaw::Equivalence { k } => RaveSchedule::Equivalence { k },
+        };
+        schedule.validate()?;
+        Ok(schedule)
+    }
+}
+
 /// UCT with Rapid Action Value Estimation: every child also keeps AMAF
 /// statistics (the results of simulations in which its move was played
 /// later by the same player), blended into its value by a
 /// [`RaveSchedule`]. Needs [`ActionSpace`].
+///
+/// With the `serde` feature its schedule deserializes through
+/// [`RaveSchedule::validate`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rave {
@@ -177,20 +235,14 @@ impl Rave {
         self.schedule
     }
 
-    /// Checks the schedule's parameter.
-    pub(crate) fn validate(&self) -> Result<(), crate::ConfigError> {
-        let (name, value) = match self.schedule {
-            RaveSchedule::MinimumMse { bias } => ("RAVE bias", bias),
-            RaveSchedule::Equivalence { k } => ("equivalence parameter", k),
-        };
-        if value.is_nan() || value < 0.0 {
-            return Err(crate::ConfigError::Parameter {
-                name,
-                value: f64::from(value),
-                expected: "a number >= 0",
-            });
-        }
-        Ok(())
+    /// Checks the schedule's parameter (see [`RaveSchedule::validate`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Parameter`](crate::ConfigError::Parameter) for a
+    /// parameter that is NaN or negative.
+    pub fn validate(&self) -> Result<(), crate::ConfigError> {
+        self.schedule.validate()
     }
 }
 

@@ -144,9 +144,19 @@ impl Referee {
     ///
     /// # Panics
     ///
-    /// If the rules are unsupported (see [`HiddenRules::check`]).
+    /// If the rules are unsupported (see [`HiddenRules::check`]);
+    /// [`Referee::try_random`] returns the error instead.
     #[must_use]
     pub fn random(rules: HiddenRules, seed: u64) -> Referee {
+        Referee::try_random(rules, seed).expect("supported Hidden Jungle rules")
+    }
+
+    /// [`Referee::random`] without the panic.
+    ///
+    /// # Errors
+    ///
+    /// [`HiddenError::UnsupportedRules`] (see [`HiddenRules::check`]).
+    pub fn try_random(rules: HiddenRules, seed: u64) -> Result<Referee, HiddenError> {
         let layouts = if rules.setup == Setup::Standard {
             [
                 Layout::standard(Player::First),
@@ -156,7 +166,7 @@ impl Referee {
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             [Layout::random(&mut rng), Layout::random(&mut rng)]
         };
-        Referee::new(rules, layouts).expect("supported Hidden Jungle rules")
+        Referee::new(rules, layouts)
     }
 
     /// The rules.
