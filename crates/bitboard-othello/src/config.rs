@@ -14,6 +14,14 @@ pub enum ConfigError {
         /// What the setting accepts.
         expected: &'static str,
     },
+    /// A table could not be allocated.
+    #[error("cannot allocate the {what} ({bytes} bytes)")]
+    OutOfMemory {
+        /// What was being allocated.
+        what: &'static str,
+        /// Its size.
+        bytes: usize,
+    },
 }
 
 /// Checks that every `(name, value)` is a finite number.

@@ -19,6 +19,12 @@ pub(crate) struct GumbelConfigRaw {
     seed: u64,
     reuse_tree: bool,
     record_paths: bool,
+    #[serde(default = "default_tree_bytes")]
+    max_tree_bytes: usize,
+}
+
+fn default_tree_bytes() -> usize {
+    crate::DEFAULT_TREE_BYTES
 }
 
 impl TryFrom<GumbelConfigRaw> for GumbelConfig {
@@ -33,6 +39,7 @@ impl TryFrom<GumbelConfigRaw> for GumbelConfig {
             seed: raw.seed,
             reuse_tree: raw.reuse_tree,
             record_paths: raw.record_paths,
+            max_tree_bytes: raw.max_tree_bytes,
         };
         config.validate()?;
         Ok(config)
@@ -49,6 +56,8 @@ pub(crate) struct PuctConfigRaw {
     default_simulations: u64,
     seed: u64,
     reuse_tree: bool,
+    #[serde(default = "default_tree_bytes")]
+    max_tree_bytes: usize,
 }
 
 impl TryFrom<PuctConfigRaw> for PuctConfig {
@@ -62,6 +71,7 @@ impl TryFrom<PuctConfigRaw> for PuctConfig {
             default_simulations: raw.default_simulations,
             seed: raw.seed,
             reuse_tree: raw.reuse_tree,
+            max_tree_bytes: raw.max_tree_bytes,
         };
         config.validate()?;
         Ok(config)
