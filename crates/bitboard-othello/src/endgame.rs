@@ -409,8 +409,12 @@ impl Solver {
     fn check_abort(&mut self) -> bool {
         if self.nodes >= self.abort.next_check {
             // Look again after the interval, or exactly at the node limit.
-            self.abort.next_check = (self.nodes + CHECK_INTERVAL)
-                .min(self.abort.node_limit.unwrap_or(u64::MAX).max(self.nodes + 1));
+            self.abort.next_check = (self.nodes + CHECK_INTERVAL).min(
+                self.abort
+                    .node_limit
+                    .unwrap_or(u64::MAX)
+                    .max(self.nodes + 1),
+            );
             let out_of_time = self
                 .abort
                 .deadline

@@ -647,9 +647,9 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             })
             .collect();
         SearchReport::new(Some(chosen.mv), value as f32)
-        .with_pv(self.tree.principal_variation(Some(selected)))
-        .with_moves(moves)
-        .with_stats(stats)
+            .with_pv(self.tree.principal_variation(Some(selected)))
+            .with_moves(moves)
+            .with_stats(stats)
     }
 
     fn analysis(&mut self, state: &G, run: &Run) -> GumbelAnalysis<G::Move> {

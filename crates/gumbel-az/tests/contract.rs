@@ -11,8 +11,8 @@ use game_traits::testing::{
     tactical_cases,
 };
 use game_traits::{
-    ActionSpace, FnEvaluator, Game, Limits, Outcome, Player, PolicyEvaluator, Searcher,
-    StopReason, UniformPrior,
+    ActionSpace, FnEvaluator, Game, Limits, Outcome, Player, PolicyEvaluator, Searcher, StopReason,
+    UniformPrior,
 };
 use gumbel_az::{GumbelAz, GumbelConfig, MIN_TREE_BYTES, Puct, PuctConfig};
 
@@ -82,10 +82,8 @@ fn the_value_is_that_of_the_move_played() {
 #[test]
 fn a_time_limit_alone_searches_past_the_default_budget() {
     let evaluator = HeuristicPolicy::default();
-    let report = gumbel(evaluator).search(
-        &Board::start(),
-        &Limits::time(Duration::from_millis(100)),
-    );
+    let report =
+        gumbel(evaluator).search(&Board::start(), &Limits::time(Duration::from_millis(100)));
     assert_eq!(report.stats.stop, StopReason::Time);
     assert!(report.stats.iterations > 4 * 64, "{:?}", report.stats);
 }
@@ -125,7 +123,10 @@ fn non_finite_evaluations_are_contained() {
                 .search(&TicTacToe::new(), &Limits::iterations(100)),
             Puct::with_defaults(Broken(bad)).search(&TicTacToe::new(), &Limits::iterations(100)),
         ] {
-            assert!(report.value.is_finite() && report.value.abs() <= 1.0, "{bad}");
+            assert!(
+                report.value.is_finite() && report.value.abs() <= 1.0,
+                "{bad}"
+            );
             for info in &report.moves {
                 assert!(info.value.is_none_or(|v| v.is_finite() && v.abs() <= 1.0));
                 assert!(info.prior.is_none_or(f32::is_finite));
@@ -194,8 +195,8 @@ fn a_time_only_search_stays_under_the_memory_cap() {
     // The tree filled up long before the time ran out.
     assert!(report.stats.iterations as usize > 2 * puct.tree_nodes());
     assert!(puct.memory_bytes() <= cap, "{}", puct.memory_bytes());
-    let mut gumbel = GumbelAz::new(evaluator, GumbelConfig::for_play().with_max_tree_bytes(cap))
-        .unwrap();
+    let mut gumbel =
+        GumbelAz::new(evaluator, GumbelConfig::for_play().with_max_tree_bytes(cap)).unwrap();
     let report = gumbel.search(&Endless { plies: 0 }, &limits);
     assert_eq!(report.stats.stop, StopReason::Time);
     assert!(report.stats.iterations as usize > 2 * gumbel.tree_nodes());
