@@ -30,7 +30,16 @@ fn harness(rules: Rules) -> Invariants<Jungle> {
 
 #[test]
 fn standard_rules_with_repetition_pass_the_harness() {
-    harness(Rules::default()).cases(32).assert();
+    let coverage = harness(Rules::default())
+        .cases(32)
+        .run()
+        .unwrap_or_else(|violation| panic!("{violation}"));
+    // Uniformly random games are nearly all drawn; the short games of the
+    // mix reach den entries and captures of the last piece for both sides.
+    assert!(
+        coverage.first_wins > 0 && coverage.second_wins > 0 && coverage.draws > 0,
+        "{coverage:?}"
+    );
 }
 
 #[test]
