@@ -108,18 +108,19 @@ pub struct InvariantViolation {
 /// Uniformly random games rarely reach some states: the longest lines
 /// (near the ply cap, the draw rules), the shortest ones (early wins,
 /// wipe-outs), forced sequences (passes). The other styles steer towards
-/// them using the number of legal moves each move leaves the opponent;
-/// one ply in eight stays uniformly random so that games still differ.
+/// them using the number of legal moves each move leaves the next player
+/// (none when it ends the game); one ply in eight stays uniformly random
+/// so that games still differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum PlayStyle {
     /// Every legal move equally likely.
     Uniform,
-    /// Mostly a move that leaves the opponent the most legal moves (never
-    /// a move that ends the game while another does not): long, quiet
-    /// games that run into the ply cap and the draw rules.
+    /// Mostly a move that leaves the next player the most legal moves
+    /// (so a game-ending move only when all are): long, quiet games that
+    /// run into the ply cap and the draw rules.
     Long,
-    /// Mostly a move that leaves the opponent the fewest legal moves
+    /// Mostly a move that leaves the next player the fewest legal moves
     /// (game-ending moves first): early endings, forced replies, passes.
     Short,
 }
@@ -141,7 +142,9 @@ impl PlayStyle {
             PlayStyle::Short => mobility.iter().min(),
             _ => mobility.iter().max(),
         };
-        let target = *target.expect("at least one legal move");
+        let Some(&target) = target else {
+            return 0;
+        };
         let best = mobility.iter().filter(|&&moves| moves == target).count();
         mobility
             .iter()
@@ -958,8 +961,12 @@ impl<G: Game> Invariants<G> {
     /// Shortens a failing game further than proptest can (it simplifies
     /// each choice, which rarely removes a move): drops one move, or two
     /// in a row, wherever the rest stays legal and still breaks the same
-    /// invariant sooner. At most 256 tries.
+    /// invariant sooner. At most 512 tries. (A game that does not end
+    /// cannot be shortened.)
     fn shorten(&self, mut best: Failed<G>) -> InvariantViolation {
+        if best.violation.invariant == Invariant::Terminates {
+            return best.violation;
+        }
         let mut tries = 0;
         while let Some(shorter) = self.shorter(&best, &mut tries) {
             best = shorter;
@@ -972,16 +979,16 @@ impl<G: Game> Invariants<G> {
     fn shorter(&self, best: &Failed<G>, tries: &mut u32) -> Option<Failed<G>> {
         for drop in 1..=2 {
             for at in 0..best.moves.len().saturating_sub(drop - 1) {
-                if *tries >= 256 {
+                if *tries >= 512 {
                     return None;
                 }
+                *tries += 1;
                 let mut moves = best.moves.clone();
                 moves.drain(at..at + drop);
                 let replayed = catch_unwind(AssertUnwindSafe(|| self.choices_for(&moves)));
                 let Ok(Some(choices)) = replayed else {
                     continue;
                 };
-                *tries += 1;
                 if let Err(failed) = self.guarded_random_game(PlayStyle::Uniform, &choices)
                     && failed.violation.invariant == best.violation.invariant
                     && failed.moves.len() < best.moves.len()
@@ -1248,22 +1255,19 @@ impl<G: Game> Invariants<G> {
                 "trying moves on clones changed the original",
             );
         }
-        let reparsed = self.check_text(state, state_debug, moves)?;
+        self.check_text(state, state_debug, moves)?;
         for check in &self.checks {
             check(state, moves)?;
         }
-        self.check_hash(state, state_debug, reparsed.as_ref())
+        self.check_hash(state, state_debug)
     }
 
-    /// The text round trip; returns the reparsed position.
-    fn check_text(
-        &self,
-        state: &G,
-        state_debug: &str,
-        moves: &[G::Move],
-    ) -> Result<Option<G>, Failure> {
+    /// The text round trip, and the hash of the reparsed position (before
+    /// the whole-state comparison, so that a stale hash shown in `Debug` is
+    /// reported as the hash's fault).
+    fn check_text(&self, state: &G, state_debug: &str, moves: &[G::Move]) -> Result<(), Failure> {
         let Some(text_form) = &self.text else {
-            return Ok(None);
+            return Ok(());
         };
         let text = (text_form.print)(state);
         let parsed = (text_form.parse)(&text, state).or_else(|error| {
@@ -1289,8 +1293,20 @@ impl<G: Game> Invariants<G> {
                 ),
             );
         }
+        if let Some(hashing) = &self.hashing {
+            let hash = (hashing.hash)(state);
+            let rebuilt = (hashing.hash)(&parsed);
+            if rebuilt != hash {
+                return fail(
+                    Invariant::HashMatchesRebuilt,
+                    format!(
+                        "incremental hash {hash:#018x}, rebuilt from {text:?}: {rebuilt:#018x}"
+                    ),
+                );
+            }
+        }
         if !text_form.whole_state {
-            return Ok(Some(parsed));
+            return Ok(());
         }
         let mut parsed_moves = Vec::new();
         parsed.legal_moves(&mut parsed_moves);
@@ -1315,34 +1331,16 @@ impl<G: Game> Invariants<G> {
                 ),
             );
         }
-        Ok(Some(parsed))
+        Ok(())
     }
 
-    /// The hash checks: against the reparsed position, against the colour
-    /// flip, and against every hash met so far in the run.
-    fn check_hash(
-        &self,
-        state: &G,
-        state_debug: &str,
-        reparsed: Option<&G>,
-    ) -> Result<(), Failure> {
+    /// The hash checks against the colour flip and against every hash
+    /// met so far in the run.
+    fn check_hash(&self, state: &G, state_debug: &str) -> Result<(), Failure> {
         let Some(hashing) = &self.hashing else {
             return Ok(());
         };
         let hash = (hashing.hash)(state);
-        if let Some(reparsed) = reparsed {
-            let rebuilt = (hashing.hash)(reparsed);
-            if rebuilt != hash {
-                let text = self.text.as_ref().map(|text_form| (text_form.print)(state));
-                return fail(
-                    Invariant::HashMatchesRebuilt,
-                    format!(
-                        "incremental hash {hash:#018x}, rebuilt from {:?}: {rebuilt:#018x}",
-                        text.unwrap_or_default()
-                    ),
-                );
-            }
-        }
         let mut seen = hashing.seen.borrow_mut();
         seen.record(state, state_debug, hash)?;
         if let Some(flip) = self.flip {
