@@ -633,6 +633,7 @@ impl<G: Game> Invariants<G> {
         });
         self
     }
+
     /// Checks the serde round trip (through JSON): the deserialized position
     /// has the same `Debug` form.
     #[cfg(feature = "serde")]
