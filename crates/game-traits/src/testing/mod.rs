@@ -28,7 +28,8 @@ mod tictactoe;
 mod tree;
 
 pub use harness::{
-    Invariant, InvariantViolation, Invariants, check_game_invariants, check_information_set,
+    Coverage, Invariant, InvariantViolation, Invariants, PlayStyle, check_game_invariants,
+    check_information_set,
 };
 pub use minimax::{MinimaxSearcher, child_value, minimax, value_for_mover};
 pub use nim::{MAX_HEAP_SIZE, MAX_HEAPS, Nim, NimMove, ParseNimError};
