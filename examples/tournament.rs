@@ -23,8 +23,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use clap::error::ErrorKind;
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use game_search::registry::{
     BUDGET_KEYS, GAMES, GameVisitor, RegistryGame, SEARCHERS, SearcherSpec, visit_game,
 };
@@ -35,12 +34,15 @@ use game_search::tournament::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
+#[path = "common/cli.rs"]
+mod cli;
+
 /// The default tournament: our searchers on Othello, about a minute in a
 /// release build on two cores.
 const DEFAULT_SEARCHERS: &[&str] = &[
     "uct:iters=3000",
     "rave:iters=3000",
-    "gumbel:sims=64",
+    "gumbel:sims=64,k=4",
     "puct:sims=64",
     "greedy",
     "random",
@@ -157,15 +159,13 @@ fn parse_sprt_bounds(text: &str) -> Result<(f64, f64), String> {
     Ok((number(elo0)?, number(elo1)?))
 }
 
-/// Exits with clap's usage message and code 2.
+/// Exits with the usage line and code 2.
 fn usage_error(message: impl std::fmt::Display) -> ! {
-    Cli::command()
-        .error(ErrorKind::ValueValidation, message)
-        .exit()
+    cli::usage_error::<Cli>(message)
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli: Cli = cli::parse();
     let result = match cli.command {
         Some(Command::Merge { files, out, svg }) => run_merge(&files, out, svg),
         None if cli.run.list => {
