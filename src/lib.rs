@@ -20,6 +20,7 @@
 
 pub mod chart;
 mod games;
+pub mod nboard;
 pub mod play;
 pub mod registry;
 pub mod stats;
