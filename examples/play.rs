@@ -57,12 +57,12 @@ fn main() {
         .save
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{}-record.txt", args.game)));
-    match visit_game(&args.game, Play { args: &args, save }) {
-        Ok(Ok(())) => {}
-        Ok(Err(error)) | Err(error) => {
-            eprintln!("error: {error}");
-            std::process::exit(1);
-        }
+    let result = visit_game(&args.game, Play { args: &args, save })
+        .map_err(Box::<dyn std::error::Error>::from)
+        .and_then(|played| played);
+    if let Err(error) = result {
+        eprintln!("error: {error}");
+        std::process::exit(1);
     }
 }
 

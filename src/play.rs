@@ -9,7 +9,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use game_traits::{Game, Player, SearchReport};
+use game_traits::{Player, SearchReport};
 
 use crate::registry::{
     BoxedSearcher, RegistryError, RegistryGame, SearcherSpec, build_searcher, legal_move_list,
@@ -315,6 +315,7 @@ fn describe<M>(report: &SearchReport<M>) -> String {
 mod tests {
     use super::*;
     use bitboard_othello::Board;
+    use game_traits::Game;
     use game_traits::testing::TicTacToe;
 
     fn session<G: RegistryGame>(spec: &str, humans: Humans) -> Session<G> {
