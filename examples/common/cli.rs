@@ -12,6 +12,7 @@ pub(crate) fn parse<P: Parser>() -> P {
 }
 
 /// Exits with `message` as a bad-argument error (usage line, code 2).
+#[allow(dead_code)] // some examples have no checks of their own
 pub(crate) fn usage_error<P: CommandFactory>(message: impl std::fmt::Display) -> ! {
     fail::<P>(P::command().error(ErrorKind::ValueValidation, message))
 }
