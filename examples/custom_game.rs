@@ -54,6 +54,9 @@ impl ConnectThree {
                 && (0..ROWS as isize).contains(&r)
                 && self.cells[r as usize * COLS + c as usize] == Some(player)
         };
+        if !owns(col as isize, row as isize) {
+            return false;
+        }
         [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
             let run = |sign: isize| {
                 (1..3)

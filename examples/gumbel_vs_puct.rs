@@ -28,7 +28,7 @@ struct Cli {
     #[arg(long, default_value = "8,16,32,64", value_delimiter = ',')]
     sims: Vec<u64>,
     /// Games per budget (each opening with both colours).
-    #[arg(short = 'n', long, default_value_t = 40)]
+    #[arg(short = 'n', long, default_value_t = 100)]
     games: u32,
     /// PUCT's value for unvisited moves: parent (the crate's default) or
     /// loss (AlphaZero's pseudocode).

@@ -87,7 +87,7 @@ struct RunArgs {
     #[arg(short, long, default_value = "othello", value_parser = game_names())]
     game: String,
     /// Games per pairing (rounded up to even: each opening with both colours).
-    #[arg(short = 'n', long, default_value_t = 10)]
+    #[arg(short = 'n', long, default_value_t = 16)]
     games: u32,
     /// Random plies before each game; 0 plays every game from the start
     /// position.

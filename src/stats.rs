@@ -27,9 +27,10 @@ use game_traits::Tally;
 /// The Elo difference that gives the expected score `score` (logistic
 /// model); infinite at 0 and 1.
 pub fn elo_from_score(score: f64) -> f64 {
-    if score <= 0.0 {
+    // Scores within rounding of 0 or 1 (a Wilson bound) are the limits.
+    if score <= 1e-12 {
         f64::NEG_INFINITY
-    } else if score >= 1.0 {
+    } else if score >= 1.0 - 1e-12 {
         f64::INFINITY
     } else {
         -400.0 * (1.0 / score - 1.0).log10()
@@ -71,6 +72,8 @@ pub fn format_elo(elo: f64) -> String {
         "+inf".to_string()
     } else if elo == f64::NEG_INFINITY {
         "-inf".to_string()
+    } else if elo.round() == 0.0 {
+        "0".to_string()
     } else {
         format!("{elo:+.0}")
     }
@@ -233,6 +236,8 @@ mod tests {
         }
         assert_eq!(format_elo(190.848), "+191");
         assert_eq!(format_elo(f64::NEG_INFINITY), "-inf");
+        assert_eq!(format_elo(-0.2), "0");
+        assert_eq!(elo_from_score(1.0 - 1e-15), f64::INFINITY);
     }
 
     #[test]
