@@ -7,9 +7,26 @@
 //! target/release/examples/nboard --engine rave:iters=50000 --solve 16
 //! ```
 //!
-//! Point the GUI's engine setup at that command line. The protocol this
-//! engine speaks is summarised in the docs of `game_search::nboard`. Bad
-//! lines are reported on stderr and the session goes on.
+//! Point the GUI's engine setup at that command line.
+//!
+//! The protocol (NBoard's, by Chris Welty; version 2), one line per
+//! command on stdin, replies on stdout:
+//!
+//! * `nboard 2` opens the session; `set depth <n>` (reply `set myname
+//!   <name>`); `set game <GGF>` (the position is the end of that game);
+//!   `set contempt <n>`; `move <F5|PA>[/<eval>/<time>]` (also a bare
+//!   `F5`).
+//! * `go`: reply `status thinking`, `=== <move>/<eval>/<time>`, `status`;
+//!   the board is not changed until the GUI sends `move`.
+//! * `hint <n>`: `status analysing`, then up to `n` lines `search <pv>
+//!   <eval> 0 <depth> <searcher>`, then `status`.
+//! * `ping <n>`: `pong <n>` (after any search); `learn`: `learned`;
+//!   `quit` ends the session.
+//!
+//! Evals are in discs for the player to move. Commands the engine does not
+//! know are ignored, as the protocol asks; a known command with a bad
+//! argument is reported on stderr and the session goes on. The module
+//! `game_search::nboard` documents GGF and the details.
 
 use std::io::{self, Write};
 
