@@ -38,6 +38,7 @@ fn bad_position(text: &str, error: impl std::fmt::Display) -> InputError {
 impl RegistryGame for Board {
     const NAME: &'static str = "othello";
     const SUMMARY: &'static str = "Othello on bitboards (bitboard-othello); moves a1..h8, pass";
+    const RAVE_EXPLORATION: f32 = mcts_rave::Rave::OTHELLO_EXPLORATION;
 
     type RandomPlayout = RandomPlayout;
     type HeuristicPlayout = CornerFirstPlayout;

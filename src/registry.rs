@@ -357,8 +357,8 @@ pub const SEARCHERS: &[SearcherInfo] = &[
             KeyInfo {
                 key: "c",
                 kind: ValueKind::Number,
-                default: "0.25",
-                help: "exploration constant (RAVE plays best below UCT's 1)",
+                default: "",
+                help: "exploration constant (default: the game's; 0.25 on Othello, where it was tuned, 1 elsewhere)",
             },
             KeyInfo {
                 key: "bias",
@@ -742,6 +742,10 @@ pub trait RegistryGame: ActionSpace {
     /// The policy evaluator (Gumbel AlphaZero, PUCT).
     type Policy: PolicyEvaluator<Self> + Clone + 'static;
 
+    /// RAVE's exploration constant when the spec sets none: the
+    /// game-neutral one unless the game has a tuned value.
+    const RAVE_EXPLORATION: f32 = Rave::NEUTRAL_EXPLORATION;
+
     /// The start position.
     fn start() -> Self;
     /// The uniform playout.
@@ -830,13 +834,13 @@ pub fn build_searcher<G: RegistryGame>(
     seed: u64,
 ) -> Result<BoxedSearcher<G>, RegistryError> {
     match spec.name() {
-        "uct" => mcts::<G, _>(spec, Uct, seed),
+        "uct" => mcts::<G, _>(spec, Uct, 1.0, seed),
         "rave" => {
             let rave = match spec.number("k") {
                 Some(k) => Rave::equivalence(k as f32),
                 None => Rave::minimum_mse(spec.number("bias").unwrap_or(0.2) as f32),
             };
-            mcts::<G, _>(spec, rave, seed)
+            mcts::<G, _>(spec, rave, G::RAVE_EXPLORATION, seed)
         }
         "gumbel" => {
             let completed_q = CompletedQ::default()
@@ -877,11 +881,12 @@ pub fn build_searcher<G: RegistryGame>(
 fn mcts<G: RegistryGame, T: TreePolicy<G> + 'static>(
     spec: &SearcherSpec,
     policy: T,
+    exploration: f32,
     seed: u64,
 ) -> Result<BoxedSearcher<G>, RegistryError> {
     let mut config = MctsConfig::default()
         .with_seed(seed)
-        .with_exploration(spec.number("c").unwrap_or(1.0) as f32)
+        .with_exploration(spec.number("c").map_or(exploration, |c| c as f32))
         .with_threads(spec.integer("threads").unwrap_or(1) as usize)
         .with_reuse_tree(spec.switch("reuse").unwrap_or(true));
     if let Some(depth) = spec.integer("cutoff") {

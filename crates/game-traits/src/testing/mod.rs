@@ -20,6 +20,7 @@
 //!   not alternate), and [`ExplicitTree`]s given as data or generated at
 //!   random, with stored values and priors for exact searcher tests.
 
+mod endless;
 mod harness;
 mod minimax;
 mod nim;
@@ -27,6 +28,7 @@ mod searchers;
 mod tictactoe;
 mod tree;
 
+pub use endless::Endless;
 pub use harness::{
     Coverage, Invariant, InvariantViolation, Invariants, PlayStyle, check_game_invariants,
     check_information_set,
