@@ -25,6 +25,8 @@ mod harness;
 mod minimax;
 mod nim;
 mod searchers;
+#[cfg(feature = "serde")]
+mod serde_checks;
 mod tictactoe;
 mod tree;
 
@@ -39,6 +41,10 @@ pub use searchers::{
     ContractOptions, SearcherFailure, Tactic, TacticalCase, check_against_minimax,
     check_limits_contract, check_repeatable, check_tactics, contract_positions, random_positions,
     tactical_case, tactical_cases,
+};
+#[cfg(feature = "serde")]
+pub use serde_checks::{
+    SerdeMismatch, check_parser_and_serde_agree, check_serde_agrees, check_serde_round_trip,
 };
 pub use tictactoe::{ParseTicTacToeError, TicTacToe, TicTacToeHeuristic};
 pub use tree::{ExplicitTree, RandomTree, TreeError, TreeEvaluator, TreeGame, TreeNode};
