@@ -980,7 +980,8 @@ mod tests {
         // No budget given: the registry's default budget.
         let spec: SearcherSpec = "rave".parse().unwrap();
         assert_eq!(spec.limits().iterations, Some(10_000));
-        assert_eq!(spec.number("c"), Some(0.25));
+        // RAVE's exploration constant is the game's unless given.
+        assert_eq!(spec.number("c"), None);
         assert!(
             "random"
                 .parse::<SearcherSpec>()
