@@ -214,13 +214,7 @@ impl<G: Game> Worker<G> {
         self.pv[ply].clear();
         let state = &self.stack[ply];
         if depth == 0 {
-            return Some(match state.outcome() {
-                Some(outcome) => (
-                    Score::terminal(outcome.reward(state.to_move()), ply as u32),
-                    false,
-                ),
-                None => (Score::heuristic(context.evaluator.value(state)), true),
-            });
+            return Some(leaf(context, state, ply));
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         state.legal_moves(&mut moves);
@@ -252,19 +246,52 @@ impl<G: Game> Worker<G> {
                 }
             }
         }
+        // The table's move is tried before the others are ordered: when it
+        // cuts off, as it mostly does, ordering them is not needed.
+        let table_move = table_move.filter(|&index| usize::from(index) < moves.len());
         let mut order = std::mem::take(&mut self.orders[ply]);
-        self.order_moves(context, ply, depth, &moves, table_move, &mut order);
+        order.clear();
+        let mut ordered = false;
+        match table_move {
+            Some(index) => order.push((i64::MAX, index)),
+            None => {
+                self.order_moves(context, ply, depth, &moves, None, &mut order);
+                ordered = true;
+            }
+        }
         let alpha_start = alpha;
         let mut best = -Score::INFINITE;
         let mut best_index = order[0].1;
         let mut cut = false;
         let pvs = context.config.principal_variation_search;
         let mut result = Some(());
-        for (tried, &(_, index)) in order.iter().enumerate() {
+        let mut tried = 0;
+        loop {
+            if tried == order.len() {
+                if ordered {
+                    break;
+                }
+                self.order_moves(context, ply, depth, &moves, table_move, &mut order);
+                ordered = true;
+                if tried == order.len() {
+                    break;
+                }
+            }
+            let index = order[tried].1;
+            tried += 1;
             let mv = moves[usize::from(index)];
             self.make_child(ply, mv);
             let same = self.stack[ply + 1].to_move() == to_move;
-            let searched = if tried == 0 || !pvs {
+            let searched = if depth == 1 {
+                // The children are leaves: value each at once, without a
+                // null window (a leaf's value is exact) or a call.
+                if self.tick(context) {
+                    None
+                } else {
+                    let (value, leaf_cut) = leaf(context, &self.stack[ply + 1], ply + 1);
+                    Some((if same { value } else { -value }, leaf_cut))
+                }
+            } else if tried == 1 || !pvs {
                 self.child(context, ply, depth, same, alpha, beta)
             } else {
                 match self.child(context, ply, depth, same, alpha, alpha.next_up()) {
@@ -285,7 +312,7 @@ impl<G: Game> Worker<G> {
             }
             if value > alpha {
                 alpha = value;
-                self.update_pv(ply, mv);
+                self.update_pv(ply, mv, depth == 1);
             }
             #[cfg(test)]
             let cutoff = alpha >= beta || (context.broken_pruning && value >= alpha_start);
@@ -321,12 +348,12 @@ impl<G: Game> Worker<G> {
         Some((best, cut))
     }
 
-    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+    fn update_pv(&mut self, ply: usize, mv: G::Move, leaf_child: bool) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
         line.push(mv);
-        if let Some(rest) = tail.first() {
+        if !leaf_child && let Some(rest) = tail.first() {
             line.extend_from_slice(rest);
         }
     }
@@ -357,21 +384,25 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// Fills `order` with `(key, index)` for every move, best first: the
-    /// table's move, the killers, then by policy logit (at nodes deep
-    /// enough) and history.
+    /// Appends to `order` a `(key, index)` for every move but `skip` (the
+    /// table's move, already tried), best first: the killers, then by
+    /// policy logit (at nodes deep enough) and history.
     fn order_moves<E>(
         &mut self,
         context: &Context<'_, G, E>,
         ply: usize,
         depth: u32,
         moves: &[G::Move],
-        table_move: Option<u16>,
+        skip: Option<u16>,
         order: &mut Vec<(i64, u16)>,
     ) {
-        order.clear();
-        order.extend((0..moves.len()).map(|index| (0i64, index as u16)));
-        if moves.len() == 1 {
+        let start = order.len();
+        order.extend(
+            (0..moves.len() as u16)
+                .filter(|&index| Some(index) != skip)
+                .map(|index| (0i64, index)),
+        );
+        if order.len() - start <= 1 {
             return;
         }
         let state = &self.stack[ply];
@@ -388,12 +419,13 @@ impl<G: Game> Worker<G> {
         } else {
             [None, None]
         };
-        let history = context.config.history_heuristic;
-        for (slot, &mv) in order.iter_mut().zip(moves) {
+        // At the last ply before the leaves, a cutoff saves little: the
+        // table's move and the killers are enough there.
+        let history = context.config.history_heuristic && depth >= 2;
+        for slot in &mut order[start..] {
             let index = slot.1;
-            slot.0 = if Some(index) == table_move {
-                i64::MAX
-            } else if killers[0] == Some(mv) {
+            let mv = moves[usize::from(index)];
+            slot.0 = if killers[0] == Some(mv) {
                 i64::MAX - 1
             } else if killers[1] == Some(mv) {
                 i64::MAX - 2
@@ -412,6 +444,7 @@ impl<G: Game> Worker<G> {
             };
         }
         // A stable insertion sort, best first: move lists are short.
+        let order = &mut order[start..];
         for i in 1..order.len() {
             let item = order[i];
             let mut j = i;
@@ -434,8 +467,12 @@ impl<G: Game> Worker<G> {
                 .and_then(|entry| entry.move_index),
             _ => None,
         };
-        let mut order = Vec::new();
-        let depth = context.config.policy_depth.max(1);
+        let table_move = table_move.filter(|&index| usize::from(index) < moves.len());
+        let mut order: Vec<(i64, u16)> = table_move
+            .map(|index| (i64::MAX, index))
+            .into_iter()
+            .collect();
+        let depth = context.config.policy_depth.max(2);
         self.order_moves(context, 0, depth, &moves, table_move, &mut order);
         let root = order
             .iter()
@@ -597,21 +634,43 @@ impl<G: Game> Worker<G> {
     }
 }
 
+/// The score of a leaf (a position at the depth limit) at `ply`: the
+/// exact reward if the game is over there, the evaluator's value
+/// otherwise; and whether it was cut off by the depth.
+#[inline]
+fn leaf<G: Game, E: Evaluator<G>>(
+    context: &Context<'_, G, E>,
+    state: &G,
+    ply: usize,
+) -> (Score, bool) {
+    match state.outcome() {
+        Some(outcome) => (
+            Score::terminal(outcome.reward(state.to_move()), ply as u32),
+            false,
+        ),
+        None => (Score::heuristic(context.evaluator.value(state)), true),
+    }
+}
+
 /// The history table slot of `mv` played by `player`.
 #[inline]
 fn history_index<M: Hash>(player: game_traits::Player, mv: M) -> usize {
     let mut hasher = MoveHasher(0);
     mv.hash(&mut hasher);
-    player.index() * HISTORY_SIZE + (hasher.finish() as usize & (HISTORY_SIZE - 1))
+    // The top bits of a multiplicative hash are its best mixed.
+    player.index() * HISTORY_SIZE + (hasher.finish() >> (64 - HISTORY_BITS)) as usize
 }
 
-/// A small, fast hasher for moves (a multiply-rotate mix, as FxHash).
+/// Bits of a history table index.
+const HISTORY_BITS: u32 = HISTORY_SIZE.trailing_zeros();
+
+/// A small, fast hasher for moves (a rotate-multiply mix, as FxHash).
 struct MoveHasher(u64);
 
 impl Hasher for MoveHasher {
     #[inline]
     fn finish(&self) -> u64 {
-        game_traits::zobrist::mix64(self.0)
+        self.0
     }
 
     #[inline]
