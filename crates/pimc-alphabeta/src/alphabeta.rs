@@ -138,6 +138,14 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         Ok(self)
     }
 
+    /// Sets how the root moves' values are reported (a shortcut for the
+    /// setting of [`AlphaBetaConfig`], which cannot fail).
+    #[must_use]
+    pub fn with_root_values(mut self, root_values: RootValues) -> Self {
+        self.config.root_values = root_values;
+        self
+    }
+
     /// The settings.
     pub fn config(&self) -> &AlphaBetaConfig {
         &self.config
@@ -153,10 +161,6 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     pub fn analysis(&self) -> Option<&Analysis<G::Move>> {
         self.analysis.as_ref()
     }
-
-    /// Positions visited at most when no limit it honours is set (and no
-    /// stop flag): the default budget.
-    pub const DEFAULT_NODES: u64 = 2_000_000;
 
     /// Gets the table ready for a search with `threads` threads.
     fn prepare_table(&mut self, threads: usize) {
@@ -231,7 +235,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
     /// all threads together) or the stop flag ends it, or the root is
     /// solved (a proven result, or no leaf cut off by the depth).
     /// `limits.iterations` is ignored. Without any honoured limit it visits
-    /// at most [`AlphaBeta::DEFAULT_NODES`] positions.
+    /// at most [`AlphaBetaConfig::default_nodes`] positions.
     ///
     /// A search cut short returns the last completed iteration's move,
     /// unless the interrupted iteration had already proven another move
@@ -260,7 +264,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
         let node_cap = match limits.nodes {
             Some(nodes) => Some((nodes, StopReason::Nodes)),
             None if limits.uses_default_budget(|kind| self.honours(kind)) => {
-                Some((Self::DEFAULT_NODES, StopReason::DefaultBudget))
+                Some((self.config.default_nodes, StopReason::DefaultBudget))
             }
             None => None,
         };

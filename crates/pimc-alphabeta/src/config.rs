@@ -63,6 +63,10 @@ pub struct AlphaBetaConfig {
     /// Threads (lazy SMP: all threads search the same position and share
     /// the table). Default 1.
     pub threads: usize,
+    /// Positions a search visits at most when no limit it honours (time,
+    /// nodes, depth) is set and there is no stop flag: the default budget.
+    /// Default 1,000,000.
+    pub default_nodes: u64,
 }
 
 impl Default for AlphaBetaConfig {
@@ -76,6 +80,7 @@ impl Default for AlphaBetaConfig {
             policy_depth: 2,
             root_values: RootValues::Bounds,
             threads: 1,
+            default_nodes: 1_000_000,
         }
     }
 }
@@ -94,6 +99,7 @@ impl AlphaBetaConfig {
             policy_depth: u32::MAX,
             root_values: RootValues::Bounds,
             threads: 1,
+            default_nodes: 1_000_000,
         }
     }
 
@@ -153,13 +159,24 @@ impl AlphaBetaConfig {
         self
     }
 
+    /// Sets the default budget in nodes.
+    #[must_use]
+    pub fn with_default_nodes(mut self, nodes: u64) -> Self {
+        self.default_nodes = nodes;
+        self
+    }
+
     /// Checks the settings.
     ///
     /// # Errors
     ///
-    /// [`ConfigError`] for 0 or more than [`MAX_THREADS`] threads, or an
-    /// aspiration window that is not a positive finite number.
+    /// [`ConfigError`] for 0 or more than [`MAX_THREADS`] threads, an
+    /// aspiration window that is not a positive finite number, or a default
+    /// budget of 0 nodes.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.default_nodes == 0 {
+            return Err(ConfigError::DefaultNodes);
+        }
         if self.threads == 0 || self.threads > MAX_THREADS {
             return Err(ConfigError::Threads {
                 threads: self.threads,
@@ -190,6 +207,9 @@ pub enum ConfigError {
         /// The width given.
         width: f32,
     },
+    /// The default budget is 0 nodes.
+    #[error("the default budget must be at least one node")]
+    DefaultNodes,
     /// The number of worlds of PIMC is 0.
     #[error("PIMC needs at least one world")]
     Worlds,
