@@ -139,10 +139,19 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     }
 
     /// Sets how the root moves' values are reported (a shortcut for the
-    /// setting of [`AlphaBetaConfig`], which cannot fail).
+    /// setting of [`AlphaBetaConfig`] that cannot fail: a
+    /// [`RootValues::Near`] margin of zero or less means
+    /// [`RootValues::Bounds`], an infinite or NaN one
+    /// [`RootValues::Exact`]).
     #[must_use]
     pub fn with_root_values(mut self, root_values: RootValues) -> Self {
-        self.config.root_values = root_values;
+        self.config.root_values = match root_values {
+            RootValues::Near(margin) if margin.is_nan() || margin == f32::INFINITY => {
+                RootValues::Exact
+            }
+            RootValues::Near(margin) if margin <= 0.0 => RootValues::Bounds,
+            other => other,
+        };
         self
     }
 
@@ -245,8 +254,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
     ///
     /// The report has the principal variation, the completed depth, the
     /// nodes of all threads, and a value per root move: exact for the best,
-    /// an upper bound for the others unless
-    /// [`RootValues::Exact`](crate::RootValues::Exact) is set.
+    /// an upper bound for the others, unless
+    /// [`RootValues::Near`](crate::RootValues::Near) or
+    /// [`RootValues::Exact`](crate::RootValues::Exact) asks for more.
     fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
         let started = Instant::now();
         let mut legal = Vec::new();

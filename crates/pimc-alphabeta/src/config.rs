@@ -8,7 +8,7 @@ pub const MAX_DEPTH: u32 = 250;
 
 /// How alpha-beta values the root moves it reports in
 /// [`SearchReport::moves`](game_traits::SearchReport::moves).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum RootValues {
@@ -17,6 +17,15 @@ pub enum RootValues {
     /// that refuted it), never above the best move's. The cheapest.
     #[default]
     Bounds,
+    /// Every root move whose value is within this margin (in value units)
+    /// of the best is valued exactly; the others get an upper bound at
+    /// least the margin below the best. Each move after the first is
+    /// searched with a window reaching the margin below the best so far
+    /// instead of a null window: close moves cost a full search, clearly
+    /// worse ones little more than a null window. The choice for Perfect
+    /// Information Monte Carlo, which averages root values over worlds and
+    /// is misled by upper bounds close to the best.
+    Near(f32),
     /// Every root move is searched with its own window (an aspiration
     /// window around its previous value, widened until the value is
     /// inside), so every reported value is exact. Costs about as much as a
@@ -187,6 +196,11 @@ impl AlphaBetaConfig {
         {
             return Err(ConfigError::AspirationWindow { width });
         }
+        if let RootValues::Near(margin) = self.root_values
+            && !(margin.is_finite() && margin > 0.0)
+        {
+            return Err(ConfigError::RootMargin { margin });
+        }
         Ok(())
     }
 }
@@ -206,6 +220,12 @@ pub enum ConfigError {
     AspirationWindow {
         /// The width given.
         width: f32,
+    },
+    /// The margin of [`RootValues::Near`] is not a positive finite number.
+    #[error("the margin of near-exact root values must be a positive finite number, not {margin}")]
+    RootMargin {
+        /// The margin given.
+        margin: f32,
     },
     /// The default budget is 0 nodes.
     #[error("the default budget must be at least one node")]

@@ -107,11 +107,12 @@ fn enumerate_worlds<I: WorldEnumeration>(info: &I, max: usize) -> Option<Vec<(I:
 /// 3. **Every root move scored in every world** (where it is legal): by the
 ///    value the inner search reports for it
 ///    ([`SearchReport::moves`]); a move without one is searched on its own
-///    (the position after it, by another fresh searcher). With
-///    [`AlphaBeta`](crate::AlphaBeta)'s default root, refuted moves carry
-///    an upper bound no higher than the world's best: set
-///    [`RootValues::Exact`](crate::RootValues::Exact) for exact values at
-///    a higher cost.
+///    (the position after it, by another fresh searcher). Give
+///    [`AlphaBeta`](crate::AlphaBeta) inner searchers
+///    [`RootValues::Near`](crate::RootValues::Near) or
+///    [`RootValues::Exact`](crate::RootValues::Exact): with its default
+///    root, refuted moves carry upper bounds typically just below the
+///    world's best, which blurs the average.
 /// 4. **Combination.** The move of highest weighted mean value wins (ties:
 ///    the move best in more worlds, then the information set's order);
 ///    [`Pimc::analysis`] has each move's mean, spread (weighted standard
@@ -128,17 +129,22 @@ fn enumerate_worlds<I: WorldEnumeration>(info: &I, max: usize) -> Option<Vec<(I:
 /// (Frank & Basin 1998): see the crate documentation.
 ///
 /// ```
-/// use game_traits::hidden::InfoSetSearcher;
-/// use game_traits::testing::ShellTable;
-/// use game_traits::hidden::Arbiter;
+/// use game_traits::hidden::{Arbiter, InfoSetSearcher};
+/// use game_traits::testing::{ShellGame, ShellMove, ShellTable};
 /// use game_traits::{Limits, OutcomeEvaluator, Player};
-/// use pimc_alphabeta::{AlphaBeta, Pimc};
+/// use pimc_alphabeta::{AlphaBeta, Pimc, RootValues};
 ///
 /// // PIMC over alpha-beta, in one line.
-/// let mut pimc = Pimc::new(|_seed| AlphaBeta::new(OutcomeEvaluator));
-/// let table = ShellTable::deal(4, 3, 7); // three peas under four cups
+/// let mut pimc = Pimc::new(|_seed| {
+///     AlphaBeta::new(OutcomeEvaluator).with_root_values(RootValues::Near(0.1))
+/// });
+/// // Four cups, the first shown empty, one pea under the other three: a
+/// // guess wins once in three, so folding is best.
+/// let table = ShellTable::new(ShellGame::new(4, 0b0100, 0b0001)?);
 /// let report = pimc.search(&table.information_set(Player::First), &Limits::none());
-/// assert!(report.value > 0.0); // any guess wins three times in four
+/// assert_eq!(report.best, Some(ShellMove::Fold));
+/// let analysis = pimc.analysis().unwrap();
+/// assert_eq!(analysis.worlds, 3); // every consistent world
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Pimc<I: InformationSet, S> {

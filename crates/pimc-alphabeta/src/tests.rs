@@ -23,22 +23,24 @@ use crate::{AlphaBeta, AlphaBetaConfig, RootValues};
 /// threads).
 fn configurations() -> Vec<AlphaBetaConfig> {
     let mut configs = Vec::new();
-    for bits in 0..64u32 {
+    for bits in 0..32u32 {
         let on = |bit: u32| bits >> bit & 1 == 1;
-        configs.push(
-            AlphaBetaConfig::default()
-                .with_table_entries(if on(0) { 1 << 10 } else { 0 })
-                .with_principal_variation_search(on(1))
-                .with_aspiration_window(on(2).then_some(0.02))
-                .with_killer_moves(on(3))
-                .with_history_heuristic(on(3))
-                .with_root_values(if on(4) {
-                    RootValues::Exact
-                } else {
-                    RootValues::Bounds
-                })
-                .with_threads(if on(5) { 2 } else { 1 }),
-        );
+        for root_values in [
+            RootValues::Bounds,
+            RootValues::Near(0.05),
+            RootValues::Exact,
+        ] {
+            configs.push(
+                AlphaBetaConfig::default()
+                    .with_table_entries(if on(0) { 1 << 10 } else { 0 })
+                    .with_principal_variation_search(on(1))
+                    .with_aspiration_window(on(2).then_some(0.02))
+                    .with_killer_moves(on(3))
+                    .with_history_heuristic(on(3))
+                    .with_root_values(root_values)
+                    .with_threads(if on(4) { 2 } else { 1 }),
+            );
+        }
     }
     configs
 }
@@ -219,6 +221,28 @@ fn exact_root_values_are_the_negamax_values_of_every_move() {
                     "{game:?} depth {depth} move {}",
                     info.mv
                 );
+            }
+            // Near mode: exact within the margin of the best, an upper
+            // bound at least the margin below it elsewhere.
+            let margin = 0.2;
+            let mut near = AlphaBeta::without_hash(TreeEvaluator)
+                .with_hash(tree_hash)
+                .with_root_values(RootValues::Near(margin));
+            let report = game_traits::Searcher::search(&mut near, &game, &Limits::depth(depth));
+            let reached = report.stats.depth;
+            for info in &report.moves {
+                let exact = game_traits::testing::child_value(
+                    &game,
+                    info.mv,
+                    Some(reached),
+                    &TreeEvaluator,
+                );
+                let value = info.value.unwrap();
+                if exact > report.value - margin {
+                    assert_eq!(value, exact, "{game:?} depth {reached} move {}", info.mv);
+                } else {
+                    assert!(value >= exact && value <= report.value - margin + 1e-6);
+                }
             }
             // Bounds mode: the best exact, the others never below their
             // true value (at the depth reached: a proven win ends the

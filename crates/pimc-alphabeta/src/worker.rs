@@ -513,6 +513,10 @@ impl<G: Game> Worker<G> {
         self.ensure_ply(0);
         let to_move = self.stack[0].to_move();
         let exact_values = context.config.root_values == RootValues::Exact;
+        let near = match context.config.root_values {
+            RootValues::Near(margin) => Some(margin),
+            _ => None,
+        };
         let pvs = context.config.principal_variation_search;
         let mut alpha = alpha;
         let mut best = -Score::INFINITE;
@@ -535,10 +539,18 @@ impl<G: Game> Worker<G> {
                     self.exact_root_move(context, &root[which], depth, same)?;
                 (value, child_cut, true)
             } else {
-                let searched = if position == 0 || !pvs {
+                // Below the best so far, a move is searched with a null
+                // window (its value is then an upper bound), or with
+                // `RootValues::Near` a window reaching `margin` lower, inside
+                // which its value is exact.
+                let low = match near {
+                    Some(margin) if position > 0 => alpha.widened(margin, false).min(alpha),
+                    _ => alpha,
+                };
+                let searched = if position == 0 || (!pvs && near.is_none()) {
                     self.child(context, 0, depth, same, alpha, beta)
                 } else {
-                    match self.child(context, 0, depth, same, alpha, alpha.next_up())? {
+                    match self.child(context, 0, depth, same, low, alpha.next_up())? {
                         (scout, _) if scout > alpha && scout < beta => {
                             self.child(context, 0, depth, same, alpha, beta)
                         }
@@ -546,7 +558,7 @@ impl<G: Game> Worker<G> {
                     }
                 };
                 let (value, child_cut) = searched?;
-                (value, child_cut, value > alpha && value < beta)
+                (value, child_cut, value > low && value < beta)
             };
             cut |= child_cut;
             let root_move = &mut root[which];

@@ -21,7 +21,10 @@ fn inner() -> AlphaBeta<jungle::Jungle, JungleEvaluator> {
         .unwrap()
 }
 
-fn pimc(worlds: usize, threads: usize) -> Pimc<HiddenInfoSet, AlphaBeta<jungle::Jungle, JungleEvaluator>> {
+fn pimc(
+    worlds: usize,
+    threads: usize,
+) -> Pimc<HiddenInfoSet, AlphaBeta<jungle::Jungle, JungleEvaluator>> {
     Pimc::new(|_| inner())
         .with_config(
             PimcConfig::default()

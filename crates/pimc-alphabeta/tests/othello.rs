@@ -2,9 +2,6 @@
 //! endgames as `bitboard-othello`'s exact solver does, and the table and
 //! move ordering cut the nodes of a depth-8 search at least threefold.
 //!
-//! The full endgame check (200 positions up to 14 empty squares) is
-//! `#[ignore]`d; run it with
-//! `cargo test --release -p pimc-alphabeta --test othello -- --ignored`.
 
 #[path = "../benches/positions.rs"]
 mod positions;
@@ -59,17 +56,14 @@ fn check_endgames(count: usize, max_empties: u32, seed: u64) {
         } else {
             -after
         };
-        assert_eq!(kept, expected, "position {index}: the move loses the result");
+        assert_eq!(
+            kept, expected,
+            "position {index}: the move loses the result"
+        );
     }
 }
 
 #[test]
-fn endgames_up_to_ten_empties_agree_with_the_solver() {
-    check_endgames(40, 10, 1);
-}
-
-#[test]
-#[ignore = "about a minute in release: 200 positions up to 14 empties"]
 fn endgames_up_to_fourteen_empties_agree_with_the_solver() {
     check_endgames(200, 14, 2);
 }
@@ -97,10 +91,15 @@ fn table_and_ordering_cut_the_nodes_threefold_at_depth_8() {
             .with_history_heuristic(true),
     );
     let full = count(AlphaBetaConfig::default());
-    println!("depth 8 on 8 mid-games: plain {plain} nodes, table and ordering {ordered}, all enhancements {full}");
+    println!(
+        "depth 8 on 8 mid-games: plain {plain} nodes, table and ordering {ordered}, all enhancements {full}"
+    );
     assert!(
         plain >= 3 * ordered,
         "plain {plain} nodes, with table and ordering {ordered}"
     );
-    assert!(full <= ordered, "PVS and aspiration add nodes: {full} > {ordered}");
+    assert!(
+        full <= ordered,
+        "PVS and aspiration add nodes: {full} > {ordered}"
+    );
 }

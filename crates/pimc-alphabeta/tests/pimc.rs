@@ -55,7 +55,8 @@ fn pimc_is_exactly_right_where_it_is_sound() {
     let positions = sound_positions();
     assert!(positions.len() > 300, "{} positions", positions.len());
     for root_values in [RootValues::Bounds, RootValues::Exact] {
-        let mut pimc = Pimc::new(move |_| AlphaBeta::new(OutcomeEvaluator).with_root_values(root_values));
+        let mut pimc =
+            Pimc::new(move |_| AlphaBeta::new(OutcomeEvaluator).with_root_values(root_values));
         for table in &positions {
             let info = table.information_set(Player::First);
             assert_ne!(table.truth().phase(), ShellPhase::Respond);
@@ -112,7 +113,11 @@ fn pimc_falls_for_strategy_fusion() {
     let analysis = pimc.analysis().unwrap();
     assert_eq!(analysis.agreement(&ShellMove::Delay), 1.0);
     let exact = info.exact_values().unwrap();
-    let delay = exact.iter().find(|(mv, _)| *mv == ShellMove::Delay).unwrap().1;
+    let delay = exact
+        .iter()
+        .find(|(mv, _)| *mv == ShellMove::Delay)
+        .unwrap()
+        .1;
     assert!((delay + 1.0 / 3.0).abs() < 1e-12, "truly worth -1/3");
 }
 
@@ -158,7 +163,11 @@ fn every_world_is_used_when_there_are_few_and_each_gets_a_fresh_searcher() {
     assert_eq!(made.load(Ordering::Relaxed) - probe, 20);
     // Spread and agreement describe the worlds: a guess wins in some and
     // loses in others.
-    let entry = analysis.moves.iter().find(|entry| entry.mv == ShellMove::Guess(0)).unwrap();
+    let entry = analysis
+        .moves
+        .iter()
+        .find(|entry| entry.mv == ShellMove::Guess(0))
+        .unwrap();
     assert!(entry.spread > 0.0 && entry.spread <= 1.0);
     assert_eq!(entry.worlds, 10);
 }
@@ -168,7 +177,12 @@ fn decisions_do_not_depend_on_the_thread_count() {
     let info = ShellTable::deal(8, 3, 4).information_set(Player::First);
     let search = |threads| {
         let mut pimc = Pimc::new(|_| AlphaBeta::new(OutcomeEvaluator))
-            .with_config(PimcConfig::default().with_worlds(12).with_threads(threads).with_seed(5))
+            .with_config(
+                PimcConfig::default()
+                    .with_worlds(12)
+                    .with_threads(threads)
+                    .with_seed(5),
+            )
             .unwrap();
         let report = pimc.search(&info, &Limits::depth(3));
         (report, pimc.analysis().unwrap().clone())
@@ -243,8 +257,16 @@ fn world_weights_are_honoured() {
     // Weights 1, 2, 3, 4 for the pea under cup 0..3: guessing cup 3 is
     // worth 2 * 0.4 - 1 = -0.2, the best guess but worse than folding.
     let analysis = pimc.analysis().unwrap();
-    let guess_three = analysis.moves.iter().find(|e| e.mv == ShellMove::Guess(3)).unwrap();
-    assert!((guess_three.mean + 0.2).abs() < 1e-9, "{}", guess_three.mean);
+    let guess_three = analysis
+        .moves
+        .iter()
+        .find(|e| e.mv == ShellMove::Guess(3))
+        .unwrap();
+    assert!(
+        (guess_three.mean + 0.2).abs() < 1e-9,
+        "{}",
+        guess_three.mean
+    );
     assert_eq!(report.best, Some(ShellMove::Fold));
     // Sampling by weight (fewer worlds allowed than exist) comes close.
     let mut sampled = Pimc::new(|_| AlphaBeta::new(OutcomeEvaluator))
@@ -255,7 +277,12 @@ fn world_weights_are_honoured() {
         sampled.search(&info, &Limits::none());
         let analysis = sampled.analysis().unwrap();
         assert!(!analysis.enumerated);
-        total += analysis.moves.iter().find(|e| e.mv == ShellMove::Guess(3)).unwrap().mean;
+        total += analysis
+            .moves
+            .iter()
+            .find(|e| e.mv == ShellMove::Guess(3))
+            .unwrap()
+            .mean;
     }
     assert!((total / 400.0 + 0.2).abs() < 0.06, "{}", total / 400.0);
 }
