@@ -16,7 +16,7 @@ use std::hint::black_box;
 
 use bitboard_othello::HeuristicEvaluator;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use game_traits::{Evaluator, Game, Limits, PositionHash, Searcher};
+use game_traits::{Evaluator, Limits, PositionHash, Searcher};
 use jungle::JungleEvaluator;
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 

@@ -579,7 +579,7 @@ fn iterate<G: Game, E: Evaluator<G>>(
         // their scores (stable, so ties keep their order).
         let best_move = root.remove(best);
         root.insert(0, best_move);
-        root[1..].sort_by(|a, b| b.score.cmp(&a.score));
+        root[1..].sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
         return Step::Completed(Iteration {
             depth,
             best: 0,

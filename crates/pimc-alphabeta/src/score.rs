@@ -144,13 +144,13 @@ impl Score {
     /// This score made relative to a node `ply` plies from the root (for
     /// the transposition table, which must not depend on the path).
     #[inline]
-    pub(crate) fn to_node(self, ply: u32) -> Score {
+    pub(crate) fn root_to_node(self, ply: u32) -> Score {
         self.shift(ply as i32)
     }
 
     /// A node-relative score made relative to the root again.
     #[inline]
-    pub(crate) fn from_node(self, ply: u32) -> Score {
+    pub(crate) fn node_to_root(self, ply: u32) -> Score {
         self.shift(-(ply as i32))
     }
 
@@ -263,11 +263,11 @@ mod tests {
     fn node_relative_scores_round_trip() {
         for score in [Score::win_in(7), Score::loss_in(9), Score::heuristic(0.3)] {
             for ply in [0, 1, 5] {
-                assert_eq!(score.to_node(ply).from_node(ply), score);
+                assert_eq!(score.root_to_node(ply).node_to_root(ply), score);
             }
         }
         // A win in 7 from the root is a win in 4 from a node 3 plies down.
-        assert_eq!(Score::win_in(7).to_node(3), Score::win_in(4));
+        assert_eq!(Score::win_in(7).root_to_node(3), Score::win_in(4));
     }
 
     #[test]

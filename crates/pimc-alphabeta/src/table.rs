@@ -23,7 +23,7 @@ pub(crate) enum Bound {
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Entry {
-    /// Relative to the node (see [`Score::to_node`]).
+    /// Relative to the node (see [`Score::root_to_node`]).
     pub(crate) score: Score,
     /// The index of the best move in the node's `legal_moves` order.
     pub(crate) move_index: Option<u16>,

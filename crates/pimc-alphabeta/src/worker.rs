@@ -234,7 +234,7 @@ impl<G: Game> Worker<G> {
         {
             table_move = entry.move_index;
             if u32::from(entry.depth) == depth {
-                let score = entry.score.from_node(ply as u32);
+                let score = entry.score.node_to_root(ply as u32);
                 let usable = match entry.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,
@@ -337,7 +337,7 @@ impl<G: Game> Worker<G> {
             table.store(
                 key,
                 Entry {
-                    score: best.to_node(ply as u32),
+                    score: best.root_to_node(ply as u32),
                     move_index: Some(best_index),
                     depth: depth.min(255) as u8,
                     bound,
