@@ -81,7 +81,7 @@ fn othello(c: &mut Criterion) {
         "othello",
         &positions::othello_eight(),
         &HeuristicEvaluator::default(),
-        6..=9,
+        6..=8,
     );
 }
 
@@ -91,7 +91,7 @@ fn jungle(c: &mut Criterion) {
         "jungle",
         &positions::jungle_eight(),
         &JungleEvaluator::default(),
-        5..=7,
+        5..=6,
     );
 }
 

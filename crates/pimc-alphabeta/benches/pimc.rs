@@ -1,6 +1,6 @@
 //! PIMC decision time on a Hidden Jungle mid-game: 30 sampled worlds, each
 //! searched by alpha-beta to depth 6 (`JungleEvaluator`), on one and two
-//! threads; and with exact root values, for comparison.
+//! threads; and with near-exact and exact root values, for comparison.
 //!
 //! `cargo bench -p pimc-alphabeta --bench pimc`. Each sample is one
 //! decision from a fresh PIMC searcher (same seed, so the same worlds);
@@ -87,6 +87,9 @@ fn pimc(c: &mut Criterion) {
             });
         });
     }
+    group.bench_function("near-root-values/threads-2", |b| {
+        b.iter(|| black_box(decide(&info, 2, RootValues::Near(0.1))));
+    });
     group.bench_function("exact-root-values/threads-2", |b| {
         b.iter(|| black_box(decide(&info, 2, RootValues::Exact)));
     });
