@@ -15,7 +15,7 @@
 //!
 //! ```text
 //! cargo run --release -p pimc-alphabeta --example hidden_jungle_strength -- \
-//!     --deals 50 --depth 4 --worlds 20 --threads 2 --seed 2026
+//!     --deals 50 --depth 4 --worlds 40 --threads 2 --seed 2026
 //! ```
 //!
 //! Options: `--deals N` (games = 2 N per series), `--depth D` (alpha-beta
@@ -62,7 +62,7 @@ impl Default for Settings {
         Settings {
             deals: 50,
             depth: 4,
-            worlds: 20,
+            worlds: 40,
             threads: 2,
             seed: 2026,
             max_plies: 400,
