@@ -22,11 +22,13 @@
 
 mod endless;
 mod harness;
+mod infoset;
 mod minimax;
 mod nim;
 mod searchers;
 #[cfg(feature = "serde")]
 mod serde_checks;
+mod shell;
 mod tictactoe;
 mod tree;
 
@@ -35,6 +37,7 @@ pub use harness::{
     Coverage, Invariant, InvariantViolation, Invariants, PlayStyle, check_game_invariants,
     check_information_set,
 };
+pub use infoset::{INFO_SET_WORLD_SAMPLES, check_info_set_searcher, info_set_positions};
 pub use minimax::{MinimaxSearcher, child_value, minimax, value_for_mover};
 pub use nim::{MAX_HEAP_SIZE, MAX_HEAPS, Nim, NimMove, ParseNimError};
 pub use searchers::{
@@ -46,5 +49,6 @@ pub use searchers::{
 pub use serde_checks::{
     SerdeMismatch, check_parser_and_serde_agree, check_serde_agrees, check_serde_round_trip,
 };
+pub use shell::{MAX_CUPS, ShellError, ShellGame, ShellInfo, ShellMove, ShellPhase, ShellTable};
 pub use tictactoe::{ParseTicTacToeError, TicTacToe, TicTacToeHeuristic};
 pub use tree::{ExplicitTree, RandomTree, TreeError, TreeEvaluator, TreeGame, TreeNode};
