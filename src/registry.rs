@@ -71,6 +71,7 @@ use game_traits::{
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
 use jungle::Jungle;
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, TreePolicy, Uct};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 /// A searcher behind a box, as tournaments mix them.
 pub type BoxedSearcher<G> = Box<dyn Searcher<G> + Send>;
@@ -456,6 +457,17 @@ pub const SEARCHERS: &[SearcherInfo] = &[
         default_budget: "iters=64",
     },
     SearcherInfo {
+        name: "alphabeta",
+        summary: "negamax alpha-beta with PVS, iterative deepening, a transposition table and move ordering (pimc-alphabeta)",
+        keys: &[KeyInfo {
+            key: "threads",
+            kind: ValueKind::Integer { min: 1 },
+            default: "1",
+            help: "lazy-SMP search threads sharing the table",
+        }],
+        default_budget: "depth=5",
+    },
+    SearcherInfo {
         name: "minimax",
         summary: "brute-force minimax with the game's evaluator at the depth limit (no pruning)",
         keys: &[],
@@ -746,6 +758,11 @@ pub trait RegistryGame: ActionSpace {
     /// game-neutral one unless the game has a tuned value.
     const RAVE_EXPLORATION: f32 = Rave::NEUTRAL_EXPLORATION;
 
+    /// The position hash alpha-beta's transposition table keys on; `None`
+    /// (the default) searches without a table. Games with a
+    /// [`PositionHash`](game_traits::PositionHash) set it to `Some(Self::position_hash)`.
+    const HASH: Option<fn(&Self) -> u64> = None;
+
     /// The start position.
     fn start() -> Self;
     /// The uniform playout.
@@ -865,6 +882,18 @@ pub fn build_searcher<G: RegistryGame>(
                 .with_first_play(first_play)
                 .with_reuse_tree(spec.switch("reuse").unwrap_or(true));
             let searcher = Puct::new(G::policy(), config).map_err(|e| spec.config_error(e))?;
+            Ok(Box::new(searcher))
+        }
+        "alphabeta" => {
+            let config = AlphaBetaConfig::default()
+                .with_threads(spec.integer("threads").unwrap_or(1) as usize);
+            let mut searcher = AlphaBeta::without_hash(G::evaluator());
+            if let Some(hash) = G::HASH {
+                searcher = searcher.with_hash(hash);
+            }
+            let searcher = searcher
+                .with_config(config)
+                .map_err(|e| spec.config_error(e))?;
             Ok(Box::new(searcher))
         }
         "minimax" => Ok(Box::new(MinimaxSearcher::with_evaluator(G::evaluator()))),

@@ -3,6 +3,10 @@
 /// The most threads one search may use.
 pub const MAX_THREADS: usize = 64;
 
+/// The most transposition-table entries a configuration may ask for
+/// (2^28 entries, 4 GiB): checked before anything is allocated.
+pub const MAX_TABLE_ENTRIES: usize = 1 << 28;
+
 /// The deepest nominal depth a search goes to (deeper limits are clamped).
 pub const MAX_DEPTH: u32 = 250;
 
@@ -180,11 +184,16 @@ impl AlphaBetaConfig {
     /// # Errors
     ///
     /// [`ConfigError`] for 0 or more than [`MAX_THREADS`] threads, an
-    /// aspiration window that is not a positive finite number, or a default
-    /// budget of 0 nodes.
+    /// aspiration window that is not a positive finite number, a default
+    /// budget of 0 nodes, or more than [`MAX_TABLE_ENTRIES`] table entries.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.default_nodes == 0 {
             return Err(ConfigError::DefaultNodes);
+        }
+        if self.table_entries > MAX_TABLE_ENTRIES {
+            return Err(ConfigError::TableEntries {
+                entries: self.table_entries,
+            });
         }
         if self.threads == 0 || self.threads > MAX_THREADS {
             return Err(ConfigError::Threads {
@@ -209,6 +218,12 @@ impl AlphaBetaConfig {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
+    /// The table would be larger than [`MAX_TABLE_ENTRIES`].
+    #[error("table_entries must be at most {MAX_TABLE_ENTRIES}, not {entries}")]
+    TableEntries {
+        /// The count given.
+        entries: usize,
+    },
     /// The thread count is 0 or above [`MAX_THREADS`].
     #[error("threads must be 1 to {MAX_THREADS}, not {threads}")]
     Threads {

@@ -10,7 +10,9 @@ mod worker;
 
 pub use alphabeta::{AlphaBeta, AnalysedMove, Analysis};
 pub use baselines::Naive;
-pub use config::{AlphaBetaConfig, ConfigError, MAX_DEPTH, MAX_THREADS, RootValues};
+pub use config::{
+    AlphaBetaConfig, ConfigError, MAX_DEPTH, MAX_TABLE_ENTRIES, MAX_THREADS, RootValues,
+};
 pub use pimc::{Pimc, PimcAnalysis, PimcConfig, PimcMove};
 pub use score::Score;
 

@@ -182,3 +182,29 @@ fn faster_wins_are_preferred_and_the_analysis_keeps_the_distance() {
     assert_eq!(plies, 3, "{analysis:?}");
     assert_eq!(analysis.pv.len(), 3);
 }
+
+#[test]
+fn bad_settings_are_refused_before_anything_is_allocated() {
+    use pimc_alphabeta::MAX_TABLE_ENTRIES;
+    let bad = [
+        AlphaBetaConfig::default().with_threads(0),
+        AlphaBetaConfig::default().with_table_entries(MAX_TABLE_ENTRIES + 1),
+        AlphaBetaConfig::default().with_table_entries(usize::MAX),
+        AlphaBetaConfig::default().with_aspiration_window(Some(f32::NAN)),
+        AlphaBetaConfig::default().with_aspiration_window(Some(0.0)),
+        AlphaBetaConfig::default().with_root_values(RootValues::Near(f32::INFINITY)),
+        AlphaBetaConfig::default().with_default_nodes(0),
+    ];
+    for config in bad {
+        let error = config.validate().unwrap_err();
+        let searcher = AlphaBeta::<TicTacToe, _>::new(OutcomeEvaluator).with_config(config);
+        assert_eq!(
+            searcher.err().map(|error| error.to_string()),
+            Some(error.to_string())
+        );
+    }
+    AlphaBetaConfig::default()
+        .with_table_entries(MAX_TABLE_ENTRIES)
+        .validate()
+        .unwrap();
+}
