@@ -120,6 +120,8 @@ fn bad_arguments_give_usage_and_exit_code_2() {
     ));
     assert_usage_error(&run("nboard", &["--solve", "99"], ""));
     assert_usage_error(&run("nboard", &["--engine", "uct:iters=-1"], ""));
+    assert_usage_error(&run("jungle_pimc", &["--worlds", "0"], ""));
+    assert_usage_error(&run("jungle_pimc", &["--opponent", "oracle"], ""));
     // The list of searchers is not an error.
     let list = run("tournament", &["--list"], "");
     assert!(list.status.success());
@@ -404,4 +406,37 @@ fn nboard_session_through_stdin_and_stdout() {
         stderr.contains("set depth") || stderr.contains("depth"),
         "{stderr}"
     );
+}
+
+#[test]
+fn jungle_pimc_prints_its_settings_and_table() {
+    let output = run(
+        "jungle_pimc",
+        &[
+            "--opponent",
+            "random",
+            "--deals",
+            "1",
+            "--depth",
+            "1",
+            "--worlds",
+            "4",
+            "--seed",
+            "9",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("1 deals x 2 colours, seed 9"), "{stdout}");
+    assert!(
+        stdout.contains("PIMC: 4 worlds, alpha-beta depth 1"),
+        "{stdout}"
+    );
+    let row = stdout
+        .lines()
+        .find(|line| line.starts_with("| PIMC | random |"))
+        .unwrap_or_else(|| panic!("no result row in {stdout}"));
+    let games: u32 = row.split('|').nth(3).unwrap().trim().parse().unwrap();
+    assert_eq!(games, 2, "{row}");
 }
