@@ -9,6 +9,7 @@ use game_traits::{GreedySearcher, Handover, RandomSearcher, UniformPrior};
 use gumbel_az::{GumbelAz, GumbelConfig, Puct};
 use jungle::{Jungle, JungleEvaluator, JunglePlayout};
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, same_hash};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 #[test]
 fn every_searcher_keeps_the_contract_on_othello() {
@@ -50,6 +51,18 @@ fn every_searcher_keeps_the_contract_on_othello() {
         &options,
     )
     .unwrap();
+    for count in [1, 2] {
+        check_limits_contract(
+            || {
+                AlphaBeta::new(PositionalEvaluator)
+                    .with_config(AlphaBetaConfig::default().with_threads(count))
+                    .unwrap()
+            },
+            &start,
+            &options,
+        )
+        .unwrap();
+    }
     check_limits_contract(|| RandomSearcher::new(1), &start, &options).unwrap();
     check_limits_contract(
         || GreedySearcher::new(PositionalEvaluator),
@@ -103,6 +116,18 @@ fn every_searcher_keeps_the_contract_on_jungle() {
     )
     .unwrap();
     check_limits_contract(|| Puct::with_defaults(policy), &start, &options).unwrap();
+    for count in [1, 2] {
+        check_limits_contract(
+            || {
+                AlphaBeta::new(JungleEvaluator::default())
+                    .with_config(AlphaBetaConfig::default().with_threads(count))
+                    .unwrap()
+            },
+            &start,
+            &options,
+        )
+        .unwrap();
+    }
     check_limits_contract(|| RandomSearcher::new(2), &start, &options).unwrap();
     check_limits_contract(
         || GreedySearcher::new(JungleEvaluator::default()),
