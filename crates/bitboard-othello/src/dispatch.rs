@@ -24,7 +24,7 @@ use game_traits::{Outcome, Player};
 
 use crate::endgame::parallel;
 use crate::endgame::search::{self, Recurse, Search};
-use crate::{Board, Move, perft, playout};
+use crate::{Board, Move, movegen, perft, playout};
 
 /// Compiles the function once per instruction set, plus the portable copy,
 /// and dispatches at run time. `x86-64-v3` (Haswell and later, Zen) brings
@@ -66,10 +66,19 @@ hot_path! {
     /// Perft below a position (see [`perft::count_node`]).
     pub(crate) fn perft_count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
         #[multiversion::inherit_target]
+        fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+            movegen::flips_inline(square, player, opponent)
+        }
+        #[multiversion::inherit_target]
         fn count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
-            perft::count_node(player, opponent, depth, finished_count, |player, opponent, depth| {
-                count(player, opponent, depth, finished_count)
-            })
+            perft::count_node(
+                player,
+                opponent,
+                depth,
+                finished_count,
+                |square, player, opponent| flips(square, player, opponent),
+                |player, opponent, depth| count(player, opponent, depth, finished_count),
+            )
         }
         count(player, opponent, depth, finished_count)
     }
@@ -88,15 +97,17 @@ pub(crate) fn perft_count_portable(
         opponent,
         depth,
         finished_count,
+        movegen::flips,
         |player, opponent, depth| perft_count_portable(player, opponent, depth, finished_count),
     )
 }
 
-/// Builds the [`Recurse`] handed to the search bodies from the two
-/// recursive functions in scope (each copy's own).
+/// Builds the [`Recurse`] handed to the search bodies from the functions
+/// in scope (each copy's own).
 macro_rules! recursion {
     () => {
         Recurse {
+            flips: |square, player, opponent| flips(square, player, opponent),
             node: |search: &mut Search<'_>, player, opponent, moves, alpha, beta| {
                 node(search, player, opponent, moves, alpha, beta)
             },
@@ -114,9 +125,14 @@ macro_rules! recursion {
 }
 
 /// Declares the two recursive functions of the search, `node` and
-/// `shallow`, with the given attributes.
+/// `shallow`, and the flips of a move, with the given attributes.
 macro_rules! search_functions {
     ($(#[$attribute:meta])*) => {
+        $(#[$attribute])*
+        fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+            movegen::flips_inline(square, player, opponent)
+        }
+
         $(#[$attribute])*
         fn node(
             search: &mut Search<'_>,

@@ -77,14 +77,15 @@ fn count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
 }
 
 /// One node of perft, calling `recurse(player, opponent, depth)` for its
-/// children (the recursion of the instruction set in use, see
-/// `crate::dispatch`).
+/// children and `flips` for the discs a move turns (the functions of the
+/// instruction set in use, see `crate::dispatch`).
 #[inline(always)]
 pub(crate) fn count_node(
     player: u64,
     opponent: u64,
     depth: u32,
     finished_count: u64,
+    flips: impl Fn(usize, u64, u64) -> u64,
     recurse: impl Fn(u64, u64, u32) -> u64,
 ) -> u64 {
     if depth == 0 {

@@ -5,7 +5,7 @@ use game_traits::{Game, Outcome, Player, Playout};
 use rand::{Rng, RngExt};
 
 use crate::eval::{CORNERS, X_SQUARES};
-use crate::movegen::{flips, mobility};
+use crate::movegen::{flips_inline, mobility};
 use crate::{Board, ConfigError, Move, Square};
 
 /// The `n`-th set bit (from the lowest, `n` from 0) of `bits`, which must
@@ -93,7 +93,7 @@ pub(crate) fn play_out_bits(
             let bit = choose(moves, player, opponent);
             let square = bit.trailing_zeros() as usize;
             on_move(side, Move::Place(Square::from_index_masked(square)));
-            let flipped = flips(square, player, opponent);
+            let flipped = flips_inline(square, player, opponent);
             let next_opponent = player ^ flipped ^ bit;
             player = opponent ^ flipped;
             opponent = next_opponent;

@@ -1,7 +1,7 @@
 //! Helper threads for the endgame solver: young brothers wait (YBWC).
 //!
 //! A deep node far enough from the end (at least [`SPLIT_MIN_EMPTIES`]
-//! empties) whose first move did not refute it, while some thread is
+//! empties) whose first two moves did not refute it, while some thread is
 //! idle, becomes a *split point*: its remaining moves are offered to the
 //! idle threads, and the thread that made it searches them too, each move
 //! taken by whichever thread asks first, each searched with the best
@@ -15,9 +15,9 @@
 //! move returned may differ from run to run.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use super::search::{Candidate, Recursion, Search, lock, search_move};
+use super::search::{Candidate, Recursion, Search, search_move};
 
 /// Empty squares from which a node may become a split point: below, the
 /// subtrees are too small to be worth the locking.
@@ -212,7 +212,7 @@ pub(crate) fn run_split<'a>(
             offers = pool
                 .changed
                 .wait(offers)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                .unwrap_or_else(PoisonError::into_inner);
             pool.idle.fetch_sub(1, Ordering::Relaxed);
         }
     }
@@ -300,8 +300,14 @@ pub(crate) fn help<'a>(recursion: impl Recursion<'a>, search: &mut Search<'a>) {
             offers = pool
                 .changed
                 .wait(offers)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                .unwrap_or_else(PoisonError::into_inner);
             pool.idle.fetch_sub(1, Ordering::Relaxed);
         }
     }
+}
+
+/// Locks a mutex, ignoring poisoning (the data behind it stays valid: a
+/// panicking thread ends the whole solve).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

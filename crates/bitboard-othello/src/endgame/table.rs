@@ -127,7 +127,7 @@ impl Table {
         words[1].store(opponent ^ data, Ordering::Relaxed);
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
         let bucket = self.bucket(player, opponent);
         self.read(bucket, player, opponent)
