@@ -4,6 +4,7 @@ mod baseline;
 mod capability;
 mod eval;
 mod game;
+pub mod hidden;
 mod perft;
 mod play;
 mod player;
