@@ -70,6 +70,8 @@ hot_path! {
             movegen::flips_inline(square, player, opponent)
         }
         #[multiversion::inherit_target]
+        // A function with target features is not `Fn`: the closure is needed.
+        #[allow(clippy::redundant_closure)]
         fn count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
             perft::count_node(
                 player,

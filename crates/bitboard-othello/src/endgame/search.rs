@@ -230,6 +230,8 @@ pub(crate) trait Recursion<'a>: Copy {
     ) -> i32;
 
     /// A shallow node over the parity-ordered `squares`.
+    // Hot: the arguments stay in registers; a struct would go through memory.
+    #[allow(clippy::too_many_arguments)]
     fn shallow(
         self,
         search: &mut Search<'a>,
@@ -666,6 +668,7 @@ pub(crate) fn shallow<'a>(
 
 /// Two empty squares, `first` and `second`, the player to move.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // hot: the arguments stay in registers
 fn two_empties<'a>(
     recursion: impl Recursion<'a>,
     search: &mut Search<'a>,
