@@ -1,5 +1,6 @@
-//! Exact endgame solving: FFO #40-#44 (20-23 empties) and seeded random
-//! 20-empty positions, each from an empty transposition table.
+//! Exact endgame solving: FFO #40-#44 (20-23 empties) on one thread and
+//! on two, and seeded random 20-empty positions, each from an empty
+//! transposition table.
 
 use bitboard_othello::{Board, Solver, Wld};
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
@@ -56,6 +57,21 @@ fn bench_endgame(c: &mut Criterion) {
                 solution.score
             })
         });
+    }
+    let mut two_threads = Solver::new().with_threads(2);
+    for (id, board, score) in ffo() {
+        group.bench_with_input(
+            BenchmarkId::new("exact-2-threads", &id),
+            &board,
+            |b, board| {
+                b.iter(|| {
+                    two_threads.clear();
+                    let solution = two_threads.solve(black_box(board));
+                    assert_eq!(solution.score, score, "{id}");
+                    solution.score
+                })
+            },
+        );
     }
     // Random 20-empty positions: the exact scores must agree with separate
     // win/draw/loss solves.

@@ -2,6 +2,7 @@
 
 mod board;
 mod config;
+mod dispatch;
 mod endgame;
 pub mod eval;
 pub mod movegen;
@@ -13,6 +14,7 @@ mod symmetry;
 
 pub use board::{Board, BoardError, MAX_PLIES, ParseBoardError};
 pub use config::ConfigError;
+pub use dispatch::instruction_set;
 pub use endgame::{Solution, SolveMode, Solver, Wld, WldSolution, solve, solve_wld};
 pub use eval::{HeuristicEvaluator, HeuristicPolicy, PositionalEvaluator};
 pub use notation::{ObfError, ObfProblem, Transcript, TranscriptError};

@@ -14,8 +14,9 @@ const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 ///
 /// Runs of at most six opponent discs are found with a parallel prefix in
 /// each direction (one step, one step, then two doubling steps), so the
-/// cost does not depend on the position.
-#[inline]
+/// cost does not depend on the position. Always inlined, so that it runs
+/// with the instructions of the loop that calls it.
+#[inline(always)]
 #[must_use]
 pub fn mobility(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);
@@ -96,6 +97,13 @@ const fn build_rays() -> [[u64; 8]; 64] {
 #[inline]
 #[must_use]
 pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+    flips_inline(square, player, opponent)
+}
+
+/// [`flips`], always inlined: the hot loops keep one copy of it per
+/// instruction set (see `crate::dispatch`).
+#[inline(always)]
+pub(crate) fn flips_inline(square: usize, player: u64, opponent: u64) -> u64 {
     match square {
         0 => flips_from::<0>(player, opponent),
         1 => flips_from::<1>(player, opponent),
@@ -197,6 +205,103 @@ fn flips_from<const SQUARE: usize>(player: u64, opponent: u64) -> u64 {
     flipped
 }
 
+/// The number of discs a move on `square` by the player with discs
+/// `player` flips when every other square is occupied (the last move of a
+/// game): the opponent holds every square that is neither `square` nor
+/// the player's.
+///
+/// Each of the four lines through the square is read as one byte (the
+/// player's discs on it) and looked up in [`LINE_FLIPS`]; squares beyond
+/// the board's edge on a short diagonal read as opponent discs, which
+/// never end a run, so they flip nothing.
+#[inline(always)]
+pub(crate) fn count_last_flips(square: usize, player: u64) -> u32 {
+    let (row, col) = (square / 8, square % 8);
+    let rank = (player >> (8 * row)) as u8;
+    let file = (((player >> col) & FILE_A).wrapping_mul(FILE_TO_RANK) >> 56) as u8;
+    let diagonal = ((player & DIAGONALS[square]).wrapping_mul(FILE_A) >> 56) as u8;
+    let anti = ((player & ANTI_DIAGONALS[square]).wrapping_mul(FILE_A) >> 56) as u8;
+    u32::from(LINE_FLIPS[col][rank as usize])
+        + u32::from(LINE_FLIPS[row][file as usize])
+        + u32::from(LINE_FLIPS[col][diagonal as usize])
+        + u32::from(LINE_FLIPS[col][anti as usize])
+}
+
+/// File a.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// Gathers file a into the top byte, rank `k` to bit `k`.
+const FILE_TO_RANK: u64 = 0x0102_0408_1020_4080;
+
+/// For a move at `position` on a line of eight squares where the bits of
+/// `pattern` are the mover's discs and every other square but `position`
+/// holds an opponent disc: how many discs it flips.
+static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
+
+const fn build_line_flips() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut position = 0;
+    while position < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let mut count = 0;
+            // Towards higher positions, then towards lower ones.
+            let mut run = 0;
+            let mut at = position + 1;
+            while at < 8 {
+                if pattern & (1 << at) != 0 {
+                    count += run;
+                    break;
+                }
+                run += 1;
+                at += 1;
+            }
+            run = 0;
+            let mut at = position as i32 - 1;
+            while at >= 0 {
+                if pattern & (1 << at) != 0 {
+                    count += run;
+                    break;
+                }
+                run += 1;
+                at -= 1;
+            }
+            table[position][pattern] = count as u8;
+            pattern += 1;
+        }
+        position += 1;
+    }
+    table
+}
+
+/// The diagonal (`a1`-`h8` way) through each square.
+static DIAGONALS: [u64; 64] = build_line_masks(1);
+
+/// The anti-diagonal (`h1`-`a8` way) through each square.
+static ANTI_DIAGONALS: [u64; 64] = build_line_masks(-1);
+
+/// The squares on the line through each square that steps one rank up and
+/// `col_step` files sideways.
+const fn build_line_masks(col_step: i32) -> [u64; 64] {
+    let mut masks = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (row, col) = ((square / 8) as i32, (square % 8) as i32);
+        let mut mask = 0u64;
+        let mut step = -7;
+        while step <= 7 {
+            let (r, c) = (row + step, col + step * col_step);
+            if r >= 0 && r < 8 && c >= 0 && c < 8 {
+                mask |= 1 << (r * 8 + c);
+            }
+            step += 1;
+        }
+        masks[square] = mask;
+        square += 1;
+    }
+    masks
+}
+
 /// Iterates over the set bits of a bitboard, lowest first, as square
 /// indices.
 #[derive(Clone, Copy, Debug)]
@@ -287,6 +392,28 @@ mod tests {
                     "square {square} player {player:#x} opponent {opponent:#x}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn last_flip_counts_agree_with_flips_on_full_boards() {
+        let mut state = 0x0F1E_2D3C_4B5A_6978u64;
+        for _ in 0..20_000 {
+            state = game_traits::zobrist::mix64(state);
+            let square = (state >> 58) as usize;
+            let bit = 1u64 << square;
+            let player = game_traits::zobrist::mix64(state ^ 1) & !bit;
+            let opponent = !player & !bit;
+            assert_eq!(
+                count_last_flips(square, player),
+                flips(square, player, opponent).count_ones(),
+                "square {square} player {player:#x}"
+            );
+            assert_eq!(
+                count_last_flips(square, opponent),
+                flips(square, opponent, player).count_ones(),
+                "square {square} opponent {opponent:#x}"
+            );
         }
     }
 

@@ -73,6 +73,21 @@ pub fn divide(board: &Board, depth: u32, finished: FinishedGames) -> Vec<(Move, 
 /// `finished_count` is what a finished game reached before the last ply
 /// counts.
 fn count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
+    crate::dispatch::perft_count(player, opponent, depth, finished_count)
+}
+
+/// One node of perft, calling `recurse(player, opponent, depth)` for its
+/// children and `flips` for the discs a move turns (the functions of the
+/// instruction set in use, see `crate::dispatch`).
+#[inline(always)]
+pub(crate) fn count_node(
+    player: u64,
+    opponent: u64,
+    depth: u32,
+    finished_count: u64,
+    flips: impl Fn(usize, u64, u64) -> u64,
+    recurse: impl Fn(u64, u64, u32) -> u64,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -85,7 +100,7 @@ fn count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
         if mobility(opponent, player) == 0 {
             return finished_count;
         }
-        return count(opponent, player, depth - 1, finished_count);
+        return recurse(opponent, player, depth - 1);
     }
     if depth == 1 {
         return u64::from(moves.count_ones());
@@ -93,11 +108,10 @@ fn count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
     let mut total = 0;
     for square in Bits(moves) {
         let flipped = flips(square, player, opponent);
-        total += count(
+        total += recurse(
             opponent ^ flipped,
             player ^ flipped ^ (1 << square),
             depth - 1,
-            finished_count,
         );
     }
     total

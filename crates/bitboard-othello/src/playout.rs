@@ -5,7 +5,7 @@ use game_traits::{Game, Outcome, Player, Playout};
 use rand::{Rng, RngExt};
 
 use crate::eval::{CORNERS, X_SQUARES};
-use crate::movegen::{flips, mobility};
+use crate::movegen::{flips_inline, mobility};
 use crate::{Board, ConfigError, Move, Square};
 
 /// The `n`-th set bit (from the lowest, `n` from 0) of `bits`, which must
@@ -41,7 +41,7 @@ fn random_bit<R: Rng + ?Sized>(bits: u64, rng: &mut R) -> u64 {
 #[must_use]
 pub fn random_playout<R: Rng + ?Sized>(board: &Board, rng: &mut R) -> Board {
     let mut board = board.clone();
-    play_out_bits(
+    play_out_fast(
         &mut board,
         usize::MAX,
         |moves, _, _| random_bit(moves, rng),
@@ -55,8 +55,23 @@ pub fn random_playout<R: Rng + ?Sized>(board: &Board, rng: &mut R) -> Board {
 /// passes included, with its mover. Stops at the end of the game or after
 /// `max_plies` plies; leaves the final position in `board` and returns its
 /// outcome and the plies played.
+///
+/// The loop runs with the instructions picked at run time (see
+/// `crate::dispatch`).
 #[inline(always)]
-fn play_out_bits(
+fn play_out_fast(
+    board: &mut Board,
+    max_plies: usize,
+    choose: impl FnMut(u64, u64, u64) -> u64,
+    on_move: impl FnMut(Player, Move),
+) -> (Option<Outcome>, usize) {
+    crate::dispatch::play_out(board, max_plies, choose, on_move)
+}
+
+/// The body of the playout loop of [`play_out_fast`], inlined into each
+/// copy of `crate::dispatch::play_out`.
+#[inline(always)]
+pub(crate) fn play_out_bits(
     board: &mut Board,
     max_plies: usize,
     mut choose: impl FnMut(u64, u64, u64) -> u64,
@@ -78,7 +93,7 @@ fn play_out_bits(
             let bit = choose(moves, player, opponent);
             let square = bit.trailing_zeros() as usize;
             on_move(side, Move::Place(Square::from_index_masked(square)));
-            let flipped = flips(square, player, opponent);
+            let flipped = flips_inline(square, player, opponent);
             let next_opponent = player ^ flipped ^ bit;
             player = opponent ^ flipped;
             opponent = next_opponent;
@@ -129,7 +144,7 @@ impl Playout<Board> for RandomPlayout {
         R: Rng + ?Sized,
         F: FnMut(Player, Move),
     {
-        play_out_bits(
+        play_out_fast(
             board,
             max_plies,
             |moves, _, _| random_bit(moves, rng),
@@ -225,7 +240,7 @@ impl CornerFirstPlayout {
     #[must_use]
     pub fn playout<R: Rng + ?Sized>(&self, board: &Board, rng: &mut R) -> Board {
         let mut board = board.clone();
-        play_out_bits(
+        play_out_fast(
             &mut board,
             usize::MAX,
             |moves, player, opponent| self.choose_bit(moves, player, opponent, rng),
@@ -279,7 +294,7 @@ impl Playout<Board> for CornerFirstPlayout {
         F: FnMut(Player, Move),
     {
         let policy = *self;
-        play_out_bits(
+        play_out_fast(
             board,
             max_plies,
             |moves, player, opponent| policy.choose_bit(moves, player, opponent, rng),

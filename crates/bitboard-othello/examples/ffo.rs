@@ -1,0 +1,113 @@
+//! Solves FFO endgame problems exactly and checks each score against
+//! `tests/data/ffo40-59.tsv`, printing nodes, time and nodes per second.
+//!
+//! ```text
+//! cargo run --release -p bitboard-othello --example ffo -- [FIRST-LAST] [--threads N]
+//! ```
+//!
+//! `FIRST-LAST` is a range of problem numbers within 40-59 (default
+//! `40-44`); each problem starts from an empty table. Exits with an error
+//! on a wrong score or best move.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use bitboard_othello::{Board, Move, Solver};
+
+struct Problem {
+    number: u32,
+    board: Board,
+    score: i32,
+    best_moves: Vec<Move>,
+}
+
+fn problems() -> Vec<Problem> {
+    include_str!("../tests/data/ffo40-59.tsv")
+        .lines()
+        .filter(|line| line.starts_with("ffo"))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            Problem {
+                number: fields[0][3..].parse().expect("problem number"),
+                board: format!("{} {}", fields[1], fields[2])
+                    .parse()
+                    .expect("board"),
+                score: fields[4].parse().expect("score"),
+                best_moves: fields[5]
+                    .split(',')
+                    .map(|name| name.parse().expect("move"))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn parse_arguments() -> Result<(u32, u32, usize), String> {
+    let (mut first, mut last, mut threads) = (40, 44, 1);
+    let mut arguments = std::env::args().skip(1);
+    while let Some(argument) = arguments.next() {
+        if argument == "--threads" {
+            threads = arguments
+                .next()
+                .and_then(|value| value.parse().ok())
+                .filter(|&threads| threads >= 1)
+                .ok_or("--threads takes a positive number")?;
+        } else if let Some((from, to)) = argument.split_once('-') {
+            first = from.parse().map_err(|_| format!("bad range {argument}"))?;
+            last = to.parse().map_err(|_| format!("bad range {argument}"))?;
+        } else {
+            first = argument
+                .parse()
+                .map_err(|_| format!("bad problem number {argument}"))?;
+            last = first;
+        }
+    }
+    if !(40..=59).contains(&first) || !(first..=59).contains(&last) {
+        return Err(format!("problems {first}-{last} are not within 40-59"));
+    }
+    Ok((first, last, threads))
+}
+
+fn main() -> ExitCode {
+    let (first, last, threads) = match parse_arguments() {
+        Ok(arguments) => arguments,
+        Err(message) => {
+            eprintln!("ffo: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut solver = Solver::new().with_threads(threads);
+    let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
+    for problem in problems()
+        .iter()
+        .filter(|problem| (first..=last).contains(&problem.number))
+    {
+        solver.clear();
+        let started = Instant::now();
+        let solution = solver.solve(&problem.board);
+        let seconds = started.elapsed().as_secs_f64();
+        let best = solution.best.expect("FFO problems are not finished games");
+        println!(
+            "ffo{} {:>2} empties  score {:+3}  best {best}  {:>11} nodes  {seconds:7.3} s  {:5.1} M nodes/s",
+            problem.number,
+            problem.board.empty_count(),
+            solution.score,
+            solution.nodes,
+            solution.nodes as f64 / seconds / 1e6
+        );
+        if solution.score != problem.score || !problem.best_moves.contains(&best) {
+            eprintln!(
+                "ffo{}: expected {:+} with one of {:?}",
+                problem.number, problem.score, problem.best_moves
+            );
+            return ExitCode::FAILURE;
+        }
+        total_nodes += solution.nodes;
+        total_seconds += seconds;
+    }
+    println!(
+        "total {total_nodes} nodes  {total_seconds:.3} s  {:.1} M nodes/s",
+        total_nodes as f64 / total_seconds / 1e6
+    );
+    ExitCode::SUCCESS
+}

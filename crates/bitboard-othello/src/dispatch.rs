@@ -1,0 +1,299 @@
+//! Run-time choice of the instructions the hot loops run with.
+//!
+//! A plain `cargo build` targets the x86-64 baseline (SSE2): no `popcnt`,
+//! no `lzcnt`/`tzcnt`, no BMI, no AVX2, so every `count_ones` becomes a
+//! dozen instructions and every bit scan a branch. The entry points of the
+//! hot loops (perft, the playout loop, the endgame search) are therefore
+//! compiled once per instruction set of [`hot_path!`] by the `multiversion`
+//! crate, and the best copy the processor supports is picked at the first
+//! call (an atomic load on every later call). The choice is made per
+//! perft, per playout and per solve, never per node: every function the
+//! loops call is inlined into the chosen copy, and their recursion goes
+//! through nested functions that carry the same target features (the
+//! closures handed to the generic node bodies stay inside that copy).
+//!
+//! The unsafe call into a `#[target_feature]` function after the feature
+//! check lives inside `multiversion`'s generated dispatcher; this crate
+//! has no `unsafe` of its own.
+//!
+//! The portable copies (`*_portable`) are the same bodies without target
+//! features: what a processor without the listed extensions runs. Tests
+//! call them directly and compare them with the dispatched copies.
+
+use game_traits::{Outcome, Player};
+
+use crate::endgame::parallel;
+use crate::endgame::search::{self, Recurse, Search};
+use crate::{Board, Move, movegen, perft, playout};
+
+/// Compiles the function once per instruction set, plus the portable copy,
+/// and dispatches at run time. `x86-64-v3` (Haswell and later, Zen) brings
+/// `popcnt`, `lzcnt`, `tzcnt`, BMI1/2 and AVX2; `x86-64-v2` brings
+/// `popcnt` alone (with SSE4.2).
+macro_rules! hot_path {
+    ($function:item) => {
+        #[multiversion::multiversion(targets(
+            "x86_64+avx2+bmi1+bmi2+lzcnt+popcnt+fma",
+            "x86_64+sse4.2+popcnt"
+        ))]
+        $function
+    };
+}
+
+/// The instruction set the hot loops run with on this processor:
+/// `"x86-64-v3"`, `"x86-64-v2"` or `"portable"`.
+///
+/// ```
+/// let isa = bitboard_othello::instruction_set();
+/// assert!(["x86-64-v3", "x86-64-v2", "portable"].contains(&isa));
+/// ```
+#[must_use]
+pub fn instruction_set() -> &'static str {
+    selected_name()
+}
+
+hot_path! {
+    fn selected_name() -> &'static str {
+        multiversion::target::match_target! {
+            "x86_64+avx2+bmi1+bmi2+lzcnt+popcnt+fma" => "x86-64-v3",
+            "x86_64+sse4.2+popcnt" => "x86-64-v2",
+            _ => "portable",
+        }
+    }
+}
+
+hot_path! {
+    /// Perft below a position (see [`perft::count_node`]).
+    pub(crate) fn perft_count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
+        #[multiversion::inherit_target]
+        fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+            movegen::flips_inline(square, player, opponent)
+        }
+        #[multiversion::inherit_target]
+        // A function with target features is not `Fn`: the closure is needed.
+        #[allow(clippy::redundant_closure)]
+        fn count(player: u64, opponent: u64, depth: u32, finished_count: u64) -> u64 {
+            perft::count_node(
+                player,
+                opponent,
+                depth,
+                finished_count,
+                |square, player, opponent| flips(square, player, opponent),
+                |player, opponent, depth| count(player, opponent, depth, finished_count),
+            )
+        }
+        count(player, opponent, depth, finished_count)
+    }
+}
+
+/// [`perft_count`] without target features.
+#[cfg(test)]
+pub(crate) fn perft_count_portable(
+    player: u64,
+    opponent: u64,
+    depth: u32,
+    finished_count: u64,
+) -> u64 {
+    perft::count_node(
+        player,
+        opponent,
+        depth,
+        finished_count,
+        movegen::flips,
+        |player, opponent, depth| perft_count_portable(player, opponent, depth, finished_count),
+    )
+}
+
+/// Builds the [`Recurse`] handed to the search bodies from the functions
+/// in scope (each copy's own).
+macro_rules! recursion {
+    () => {
+        Recurse {
+            flips: |square, player, opponent| flips(square, player, opponent),
+            node: |search: &mut Search<'_>, player, opponent, moves, alpha, beta| {
+                node(search, player, opponent, moves, alpha, beta)
+            },
+            shallow: |search: &mut Search<'_>,
+                      player,
+                      opponent,
+                      alpha,
+                      beta,
+                      squares: &[u8],
+                      passed| {
+                shallow(search, player, opponent, alpha, beta, squares, passed)
+            },
+        }
+    };
+}
+
+/// Declares the two recursive functions of the search, `node` and
+/// `shallow`, and the flips of a move, with the given attributes.
+macro_rules! search_functions {
+    ($(#[$attribute:meta])*) => {
+        $(#[$attribute])*
+        fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+            movegen::flips_inline(square, player, opponent)
+        }
+
+        $(#[$attribute])*
+        fn node(
+            search: &mut Search<'_>,
+            player: u64,
+            opponent: u64,
+            moves: u64,
+            alpha: i32,
+            beta: i32,
+        ) -> i32 {
+            search::deep(recursion!(), search, player, opponent, moves, alpha, beta)
+        }
+
+        $(#[$attribute])*
+        #[allow(clippy::too_many_arguments)]
+        fn shallow(
+            search: &mut Search<'_>,
+            player: u64,
+            opponent: u64,
+            alpha: i32,
+            beta: i32,
+            squares: &[u8],
+            passed: bool,
+        ) -> i32 {
+            search::shallow(recursion!(), search, player, opponent, alpha, beta, squares, passed)
+        }
+    };
+}
+
+hot_path! {
+    /// The endgame search of a position with at least one move for the
+    /// player (see [`search::root`]): the score and the square.
+    pub(crate) fn solve_root(search: &mut Search<'_>, player: u64, opponent: u64, alpha: i32, beta: i32) -> (i32, u8) {
+        search_functions!(#[multiversion::inherit_target]);
+        search::root(recursion!(), search, player, opponent, alpha, beta)
+    }
+}
+
+/// [`solve_root`] without target features.
+pub(crate) fn solve_root_portable(
+    search: &mut Search<'_>,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    beta: i32,
+) -> (i32, u8) {
+    search_functions!();
+    search::root(recursion!(), search, player, opponent, alpha, beta)
+}
+
+hot_path! {
+    /// A helper thread of a parallel solve (see [`parallel::help`]).
+    pub(crate) fn help(search: &mut Search<'_>) {
+        search_functions!(#[multiversion::inherit_target]);
+        parallel::help(recursion!(), search);
+    }
+}
+
+/// [`help`] without target features.
+pub(crate) fn help_portable(search: &mut Search<'_>) {
+    search_functions!();
+    parallel::help(recursion!(), search);
+}
+
+hot_path! {
+    /// The playout loop (see [`playout::play_out_bits`]).
+    pub(crate) fn play_out<C, M>(board: &mut Board, max_plies: usize, choose: C, on_move: M) -> (Option<Outcome>, usize)
+    where
+        C: FnMut(u64, u64, u64) -> u64,
+        M: FnMut(Player, Move),
+    {
+        playout::play_out_bits(board, max_plies, choose, on_move)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_traits::Game;
+    use rand::{RngExt, SeedableRng};
+
+    /// Positions of seeded random games, every tenth ply.
+    fn positions() -> Vec<Board> {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(13);
+        let mut positions = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..10 {
+            let mut board = Board::start();
+            for ply in 0.. {
+                board.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                if ply % 10 == 0 {
+                    positions.push(board.clone());
+                }
+                board.play(moves[rng.random_range(..moves.len())]);
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn the_portable_perft_counts_the_same() {
+        for board in positions() {
+            for finished_count in [0, 1] {
+                let (player, opponent) = (board.player(), board.opponent());
+                assert_eq!(
+                    perft_count_portable(player, opponent, 4, finished_count),
+                    perft_count(player, opponent, 4, finished_count),
+                    "{board}"
+                );
+            }
+        }
+        let start = Board::start();
+        assert_eq!(
+            perft_count_portable(start.player(), start.opponent(), 8, 1),
+            390_216
+        );
+    }
+
+    #[test]
+    fn the_portable_playout_loop_plays_the_same_games() {
+        for (index, board) in positions().into_iter().enumerate() {
+            let mut games = Vec::new();
+            for portable in [false, true] {
+                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(index as u64);
+                let mut end = board.clone();
+                let mut heard = Vec::new();
+                let choose = |moves: u64, _: u64, _: u64| {
+                    let n = rng.random_range(..moves.count_ones());
+                    let mut bits = moves;
+                    for _ in 0..n {
+                        bits &= bits - 1;
+                    }
+                    bits & bits.wrapping_neg()
+                };
+                let on_move = |mover, mv| heard.push((mover, mv));
+                let result = if portable {
+                    playout::play_out_bits(&mut end, usize::MAX, choose, on_move)
+                } else {
+                    play_out(&mut end, usize::MAX, choose, on_move)
+                };
+                games.push((result, end, heard));
+            }
+            assert_eq!(games[0], games[1], "{board}");
+        }
+    }
+
+    #[test]
+    fn the_instruction_set_is_named() {
+        let name = instruction_set();
+        assert!(["x86-64-v3", "x86-64-v2", "portable"].contains(&name));
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("fma")
+        {
+            assert_eq!(name, "x86-64-v3");
+        }
+    }
+}
