@@ -74,4 +74,23 @@ pub trait InformationSet: Clone + Send + Sync + Debug + 'static {
     /// A world drawn at random among those consistent with everything
     /// this player has observed.
     fn sample_world<R: Rng + ?Sized>(&self, rng: &mut R) -> Self::World;
+
+    /// What `mv`, played by the player to move in `world` (a world
+    /// consistent with this information set or reached from one), looks
+    /// like to this set's player: a representative move standing for every
+    /// move that player cannot tell apart from `mv`.
+    ///
+    /// An information-set tree search merges an opponent's moves that look
+    /// the same into one node. Two moves of one position must map to the
+    /// same representative exactly when this player cannot tell them apart,
+    /// and a move this player sees in full maps to itself. The default, for
+    /// games where every move is seen as played, is `mv` itself.
+    fn observed_move(
+        &self,
+        world: &Self::World,
+        mv: <Self::World as Game>::Move,
+    ) -> <Self::World as Game>::Move {
+        let _ = world;
+        mv
+    }
 }

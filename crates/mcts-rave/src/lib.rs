@@ -1,12 +1,14 @@
 #![doc = include_str!("../README.md")]
 
 mod config;
+mod ismcts;
 mod policy;
 mod search;
 mod tree;
 mod worker;
 
 pub use config::{ConfigError, LeafEvaluation, MAX_THREADS, MctsConfig};
+pub use ismcts::Ismcts;
 pub use policy::{Rave, RaveSchedule, TreePolicy, Uct};
 pub use search::{Mcts, same_hash, same_position};
 

@@ -11,7 +11,11 @@
 //!   one-ply evaluation, once few enough worlds remain) against PIMC with
 //!   uniform worlds;
 //! * PIMC against itself with the other ways of valuing the root moves in
-//!   each world (`RootValues`: bounds, near, exact), at the same depth.
+//!   each world (`RootValues`: bounds, near, exact), at the same depth;
+//! * Information Set MCTS (`mcts_rave::Ismcts`) against a random player,
+//!   and against PIMC over alpha-beta and PIMC over MCTS at equal time per
+//!   move (`--move-ms`), series `ismcts-random`, `ismcts-pimc`,
+//!   `ismcts-pimc-mcts` (not run by default).
 //!
 //! ```text
 //! cargo run --release -p pimc-alphabeta --example hidden_jungle_strength -- \
@@ -25,10 +29,19 @@
 //! remain), `--temperature X` (of the opponent model), `--root
 //! bounds|exact|near:M` (how the inner alpha-beta values root moves;
 //! default near:0.1), `--series random,naive,cheat,weighted,roots` (which
-//! series to run).
+//! series to run), `--move-ms M` (time per move of the ISMCTS series, for
+//! both players; default 100), `--cutoff C` (MCTS playouts of ISMCTS and
+//! PIMC over MCTS stop after C plies and are valued by the evaluator;
+//! default 20).
+//!
+//! ```text
+//! cargo run --release -p pimc-alphabeta --example hidden_jungle_strength -- \
+//!     --deals 100 --worlds 20 --threads 2 --move-ms 100 \
+//!     --series ismcts-random,ismcts-pimc,ismcts-pimc-mcts
+//! ```
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use game_traits::hidden::{
     InfoSetSearcher, Informed, Omniscient, WorldEnumeration, WorldMove, play_hidden_series,
@@ -38,7 +51,8 @@ use game_traits::{SeriesOptions, SeriesResult};
 use jungle::hidden::{
     HiddenInfoSet, HiddenRules, Layout, Observation, OpponentModel, Referee, SoftmaxOpponent,
 };
-use jungle::{Jungle, JungleEvaluator};
+use jungle::{Jungle, JungleEvaluator, JunglePlayout};
+use mcts_rave::{Ismcts, LeafEvaluation, Mcts, MctsConfig, Uct};
 use pimc_alphabeta::{AlphaBeta, Naive, Pimc, PimcConfig, RootValues};
 use rand::{Rng, RngExt};
 
@@ -55,6 +69,8 @@ struct Settings {
     temperature: f64,
     root: RootValues,
     series: Vec<String>,
+    move_ms: u64,
+    cutoff: u32,
 }
 
 impl Default for Settings {
@@ -72,6 +88,8 @@ impl Default for Settings {
             series: ["random", "naive", "cheat", "weighted", "roots"]
                 .map(String::from)
                 .to_vec(),
+            move_ms: 100,
+            cutoff: 20,
         }
     }
 }
@@ -120,11 +138,20 @@ fn parse() -> Result<Settings, String> {
             }
             "--series" => settings.series = value.split(',').map(String::from).collect(),
             "--root" => settings.root = parse_root(&value)?,
+            "--move-ms" => settings.move_ms = value.parse().map_err(bad)?,
+            "--cutoff" => settings.cutoff = value.parse().map_err(bad)?,
             other => return Err(format!("unknown option {other}")),
         }
     }
-    if settings.worlds == 0 || settings.threads == 0 || settings.depth == 0 {
-        return Err("--worlds, --threads and --depth must be at least 1".to_string());
+    if settings.worlds == 0
+        || settings.threads == 0
+        || settings.depth == 0
+        || settings.move_ms == 0
+        || settings.cutoff == 0
+    {
+        return Err(
+            "--worlds, --threads, --depth, --move-ms and --cutoff must be at least 1".to_string(),
+        );
     }
     Ok(settings)
 }
@@ -151,6 +178,46 @@ fn pimc_with<I: WorldEnumeration<World = Jungle>>(
                 .with_seed(seed),
         )
         .expect("valid settings")
+}
+
+/// MCTS settings shared by ISMCTS and PIMC over MCTS: one thread, playouts
+/// cut off after `--cutoff` plies and valued by the Jungle evaluator.
+fn mcts_config(settings: &Settings, seed: u64) -> MctsConfig {
+    MctsConfig::default()
+        .with_seed(seed)
+        .with_leaf(LeafEvaluation::PlayoutCutoff {
+            depth: settings.cutoff,
+        })
+}
+
+fn ismcts(settings: &Settings, seed: u64) -> Ismcts<HiddenInfoSet, JunglePlayout, JungleEvaluator> {
+    Ismcts::with_parts(
+        mcts_config(settings, seed),
+        JunglePlayout::default(),
+        JungleEvaluator::default(),
+    )
+    .expect("valid settings")
+}
+
+type InnerMcts = Mcts<Jungle, Uct, JunglePlayout, JungleEvaluator>;
+
+fn pimc_mcts(settings: &Settings, seed: u64) -> Pimc<HiddenInfoSet, InnerMcts> {
+    let config = mcts_config(settings, seed);
+    Pimc::new(move |seed| {
+        Mcts::with_parts(
+            config.clone().with_seed(seed),
+            Uct,
+            JunglePlayout::default(),
+            JungleEvaluator::default(),
+        )
+        .expect("valid settings")
+    })
+    .with_config(
+        PimcConfig::default()
+            .with_worlds(settings.worlds)
+            .with_seed(seed),
+    )
+    .expect("valid settings")
 }
 
 /// What a player believes: uniform over the consistent worlds, or weighted
@@ -481,6 +548,74 @@ fn main() {
                 started.elapsed().as_secs_f64(),
             );
         }
+    }
+    let timed = SeriesOptions::new(
+        settings.deals,
+        0,
+        Limits::time(Duration::from_millis(settings.move_ms)),
+    )
+    .with_seed(settings.seed)
+    .with_threads(settings.threads)
+    .with_max_plies(settings.max_plies);
+    let ismcts_name = format!(
+        "ISMCTS ({} ms, cutoff {})",
+        settings.move_ms, settings.cutoff
+    );
+    if run("ismcts-random") {
+        let started = Instant::now();
+        let series = play_hidden_series(
+            deal,
+            |seed| Informed(ismcts(&settings, seed)),
+            |seed| Informed(RandomSearcher::new(seed)),
+            &timed,
+        )
+        .expect("legal play");
+        row(
+            &ismcts_name,
+            "random",
+            &series,
+            started.elapsed().as_secs_f64(),
+        );
+    }
+    if run("ismcts-pimc") {
+        let started = Instant::now();
+        let series = play_hidden_series(
+            deal,
+            |seed| Informed(ismcts(&settings, seed)),
+            |seed| Informed(pimc::<HiddenInfoSet>(&settings, seed)),
+            &timed,
+        )
+        .expect("legal play");
+        row(
+            &ismcts_name,
+            &format!(
+                "PIMC(alpha-beta, {} worlds, {} root, {} ms)",
+                settings.worlds,
+                root_name(settings.root),
+                settings.move_ms
+            ),
+            &series,
+            started.elapsed().as_secs_f64(),
+        );
+    }
+    if run("ismcts-pimc-mcts") {
+        let started = Instant::now();
+        let series = play_hidden_series(
+            deal,
+            |seed| Informed(ismcts(&settings, seed)),
+            |seed| Informed(pimc_mcts(&settings, seed)),
+            &timed,
+        )
+        .expect("legal play");
+        row(
+            &ismcts_name,
+            &format!(
+                "PIMC(MCTS, {} worlds, cutoff {}, {} ms)",
+                settings.worlds, settings.cutoff, settings.move_ms
+            ),
+            &series,
+            started.elapsed().as_secs_f64(),
+        );
     }
     println!();
     println!("load average at the end: {}", load());

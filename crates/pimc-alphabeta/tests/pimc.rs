@@ -12,7 +12,7 @@ use game_traits::testing::{
     check_info_set_searcher,
 };
 use game_traits::{InformationSet, Limits, OutcomeEvaluator, Player};
-use mcts_rave::{Mcts, MctsConfig};
+use mcts_rave::{Ismcts, Mcts, MctsConfig};
 use pimc_alphabeta::{AlphaBeta, Pimc, PimcConfig, RootValues};
 use rand::{Rng, RngExt};
 
@@ -92,8 +92,8 @@ fn pimc_is_exactly_right_where_it_is_sound() {
 /// right cup, so PIMC values `Delay` at +1 and plays it. It fuses three
 /// different strategies (lift cup 0, 1 or 2 later), one per world, into
 /// one move, when a single later guess must serve all three worlds.
-/// Information Set MCTS, which searches one tree over information sets, is
-/// expected to fold here.
+/// Information Set MCTS, which searches one tree over information sets,
+/// folds here.
 ///
 /// PIMC scores every root move exactly in every world here
 /// ([`RootValues::Exact`]). With alpha-beta's default root the fusion is
@@ -119,6 +119,12 @@ fn pimc_falls_for_strategy_fusion() {
         .unwrap()
         .1;
     assert!((delay + 1.0 / 3.0).abs() < 1e-12, "truly worth -1/3");
+    // Information Set MCTS keeps one tree over what the guesser knows, so
+    // one guess must serve every world after a delay: it folds.
+    let mut ismcts = Ismcts::new(MctsConfig::default().with_seed(1)).unwrap();
+    let report = ismcts.search(&info, &Limits::iterations(20_000));
+    assert_eq!(report.best, Some(ShellMove::Fold), "ISMCTS folds");
+    assert_eq!(report.value, 0.0);
 }
 
 #[test]

@@ -791,6 +791,15 @@ impl InformationSet for HiddenInfoSet {
     fn sample_world<R: Rng + ?Sized>(&self, rng: &mut R) -> Jungle {
         self.consistent_world(&self.sample_layout(rng))
     }
+
+    /// A move as the observer sees it (rules text 9.2): the square a piece
+    /// left and the square it went to, not which animal moved. A [`Move`]
+    /// is exactly that pair, so every move is its own observation: two
+    /// worlds in which different animals make the same move share one
+    /// node of an information-set tree.
+    fn observed_move(&self, _world: &Jungle, mv: Move) -> Move {
+        mv
+    }
 }
 
 /// An opponent model for reweighting worlds (rules text 9.6).
