@@ -1,12 +1,19 @@
 #![doc = include_str!("../README.md")]
 
 mod config;
+mod leaf;
 mod policy;
 mod search;
+mod shared_tree;
+mod shared_worker;
 mod tree;
 mod worker;
 
-pub use config::{ConfigError, LeafEvaluation, MAX_THREADS, MctsConfig};
+pub use config::{
+    ConfigError, LeafEvaluation, MAX_BATCH_SIZE, MAX_THREADS, MAX_VIRTUAL_LOSS, MctsConfig,
+    Parallelism, StatsSync,
+};
+pub use leaf::BatchValues;
 pub use policy::{Rave, RaveSchedule, TreePolicy, Uct};
 pub use search::{Mcts, same_hash, same_position};
 
