@@ -6,7 +6,7 @@ use bitboard_othello::{
     Transcript,
 };
 use game_traits::testing::{Nim, NimMove, TicTacToe, TicTacToeHeuristic};
-use game_traits::{OutcomeEvaluator, Player, UniformPlayout, UniformPrior};
+use game_traits::{OutcomeEvaluator, Player, PositionHash, UniformPlayout, UniformPrior};
 use jungle::{Jungle, JungleEvaluator, JunglePlayout};
 
 use crate::registry::{BoxedSearcher, InputError, RegistryGame, SearcherSpec, othello_solver};
@@ -38,6 +38,8 @@ fn bad_position(text: &str, error: impl std::fmt::Display) -> InputError {
 impl RegistryGame for Board {
     const NAME: &'static str = "othello";
     const SUMMARY: &'static str = "Othello on bitboards (bitboard-othello); moves a1..h8, pass";
+    const HASH: Option<fn(&Self) -> u64> = Some(Self::position_hash);
+    const RAVE_EXPLORATION: f32 = mcts_rave::Rave::OTHELLO_EXPLORATION;
 
     type RandomPlayout = RandomPlayout;
     type HeuristicPlayout = CornerFirstPlayout;
@@ -137,6 +139,7 @@ impl RegistryGame for Jungle {
     const NAME: &'static str = "jungle";
     const SUMMARY: &'static str =
         "Jungle (Dou Shou Qi) with the standard rules (jungle); moves like a3a4";
+    const HASH: Option<fn(&Self) -> u64> = Some(Self::position_hash);
 
     type RandomPlayout = UniformPlayout;
     type HeuristicPlayout = JunglePlayout;
@@ -224,6 +227,7 @@ impl RegistryGame for Jungle {
 impl RegistryGame for TicTacToe {
     const NAME: &'static str = "tictactoe";
     const SUMMARY: &'static str = "tic-tac-toe (the testing kit's toy); moves are squares 0..8";
+    const HASH: Option<fn(&Self) -> u64> = Some(Self::position_hash);
 
     type RandomPlayout = UniformPlayout;
     type HeuristicPlayout = UniformPlayout;
@@ -303,6 +307,7 @@ impl RegistryGame for Nim {
     const NAME: &'static str = "nim";
     const SUMMARY: &'static str =
         "Nim 3,4,5 with the extra-turn rule (testing kit); moves heap:take, heaps from 0";
+    const HASH: Option<fn(&Self) -> u64> = Some(Self::position_hash);
 
     type RandomPlayout = UniformPlayout;
     type HeuristicPlayout = UniformPlayout;

@@ -71,6 +71,7 @@ use game_traits::{
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
 use jungle::Jungle;
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, TreePolicy, Uct};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 /// A searcher behind a box, as tournaments mix them.
 pub type BoxedSearcher<G> = Box<dyn Searcher<G> + Send>;
@@ -357,8 +358,8 @@ pub const SEARCHERS: &[SearcherInfo] = &[
             KeyInfo {
                 key: "c",
                 kind: ValueKind::Number,
-                default: "0.25",
-                help: "exploration constant (RAVE plays best below UCT's 1)",
+                default: "",
+                help: "exploration constant (default: the game's; 0.25 on Othello, where it was tuned, 1 elsewhere)",
             },
             KeyInfo {
                 key: "bias",
@@ -454,6 +455,17 @@ pub const SEARCHERS: &[SearcherInfo] = &[
             },
         ],
         default_budget: "iters=64",
+    },
+    SearcherInfo {
+        name: "alphabeta",
+        summary: "negamax alpha-beta with PVS, iterative deepening, a transposition table and move ordering (pimc-alphabeta)",
+        keys: &[KeyInfo {
+            key: "threads",
+            kind: ValueKind::Integer { min: 1 },
+            default: "1",
+            help: "lazy-SMP search threads sharing the table",
+        }],
+        default_budget: "depth=5",
     },
     SearcherInfo {
         name: "minimax",
@@ -742,6 +754,15 @@ pub trait RegistryGame: ActionSpace {
     /// The policy evaluator (Gumbel AlphaZero, PUCT).
     type Policy: PolicyEvaluator<Self> + Clone + 'static;
 
+    /// RAVE's exploration constant when the spec sets none: the
+    /// game-neutral one unless the game has a tuned value.
+    const RAVE_EXPLORATION: f32 = Rave::NEUTRAL_EXPLORATION;
+
+    /// The position hash alpha-beta's transposition table keys on; `None`
+    /// (the default) searches without a table. Games with a
+    /// [`PositionHash`](game_traits::PositionHash) set it to `Some(Self::position_hash)`.
+    const HASH: Option<fn(&Self) -> u64> = None;
+
     /// The start position.
     fn start() -> Self;
     /// The uniform playout.
@@ -830,13 +851,13 @@ pub fn build_searcher<G: RegistryGame>(
     seed: u64,
 ) -> Result<BoxedSearcher<G>, RegistryError> {
     match spec.name() {
-        "uct" => mcts::<G, _>(spec, Uct, seed),
+        "uct" => mcts::<G, _>(spec, Uct, 1.0, seed),
         "rave" => {
             let rave = match spec.number("k") {
                 Some(k) => Rave::equivalence(k as f32),
                 None => Rave::minimum_mse(spec.number("bias").unwrap_or(0.2) as f32),
             };
-            mcts::<G, _>(spec, rave, seed)
+            mcts::<G, _>(spec, rave, G::RAVE_EXPLORATION, seed)
         }
         "gumbel" => {
             let completed_q = CompletedQ::default()
@@ -863,6 +884,18 @@ pub fn build_searcher<G: RegistryGame>(
             let searcher = Puct::new(G::policy(), config).map_err(|e| spec.config_error(e))?;
             Ok(Box::new(searcher))
         }
+        "alphabeta" => {
+            let config = AlphaBetaConfig::default()
+                .with_threads(spec.integer("threads").unwrap_or(1) as usize);
+            let mut searcher = AlphaBeta::without_hash(G::evaluator());
+            if let Some(hash) = G::HASH {
+                searcher = searcher.with_hash(hash);
+            }
+            let searcher = searcher
+                .with_config(config)
+                .map_err(|e| spec.config_error(e))?;
+            Ok(Box::new(searcher))
+        }
         "minimax" => Ok(Box::new(MinimaxSearcher::with_evaluator(G::evaluator()))),
         "greedy" => Ok(Box::new(GreedySearcher::new(G::evaluator()))),
         "random" => Ok(Box::new(RandomSearcher::new(seed))),
@@ -877,11 +910,12 @@ pub fn build_searcher<G: RegistryGame>(
 fn mcts<G: RegistryGame, T: TreePolicy<G> + 'static>(
     spec: &SearcherSpec,
     policy: T,
+    exploration: f32,
     seed: u64,
 ) -> Result<BoxedSearcher<G>, RegistryError> {
     let mut config = MctsConfig::default()
         .with_seed(seed)
-        .with_exploration(spec.number("c").unwrap_or(1.0) as f32)
+        .with_exploration(spec.number("c").map_or(exploration, |c| c as f32))
         .with_threads(spec.integer("threads").unwrap_or(1) as usize)
         .with_reuse_tree(spec.switch("reuse").unwrap_or(true));
     if let Some(depth) = spec.integer("cutoff") {
@@ -975,7 +1009,8 @@ mod tests {
         // No budget given: the registry's default budget.
         let spec: SearcherSpec = "rave".parse().unwrap();
         assert_eq!(spec.limits().iterations, Some(10_000));
-        assert_eq!(spec.number("c"), Some(0.25));
+        // RAVE's exploration constant is the game's unless given.
+        assert_eq!(spec.number("c"), None);
         assert!(
             "random"
                 .parse::<SearcherSpec>()

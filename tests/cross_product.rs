@@ -22,7 +22,7 @@ fn short_spec(name: &str) -> String {
     let budget = match name {
         "uct" | "rave" => "iters=300",
         "gumbel" | "puct" => "iters=32",
-        "minimax" => "depth=2",
+        "minimax" | "alphabeta" => "depth=2",
         "solver" => "nodes=3000",
         _ => "",
     };
@@ -161,7 +161,7 @@ fn tactics_spec(name: &str) -> SearcherSpec {
         "uct" | "rave" => "iters=2000",
         "gumbel" => "iters=64,k=16",
         "puct" => "iters=200",
-        "minimax" => "depth=2",
+        "minimax" | "alphabeta" => "depth=2",
         _ => "",
     };
     let text = if text.is_empty() {

@@ -5,53 +5,14 @@
 //! `validate`/`try_new`.
 #![cfg(feature = "serde")]
 
-use std::fmt::Debug;
-use std::str::FromStr;
-
 use bitboard_othello::{
     Board, CornerFirstPlayout, HeuristicEvaluator, HeuristicPolicy, Move, ObfError, ObfProblem,
     Square, Transcript, TranscriptError,
 };
 use game_traits::Game;
+use game_traits::testing::{check_parser_and_serde_agree, check_serde_round_trip};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
-/// `text` through `FromStr` and through serde (as a JSON string) must be
-/// accepted or refused together; an accepted value reads the same both
-/// ways and survives a serde round trip.
-fn parser_and_serde_agree<T>(text: &str) -> Result<(), TestCaseError>
-where
-    T: FromStr + Serialize + DeserializeOwned + PartialEq + Debug,
-    T::Err: Debug,
-{
-    let parsed = text.parse::<T>();
-    let deserialized = serde_json::from_str::<T>(&serde_json::to_string(text).unwrap());
-    match (parsed, deserialized) {
-        (Ok(parsed), Ok(deserialized)) => {
-            prop_assert_eq!(&parsed, &deserialized);
-            round_trips(&parsed)?;
-        }
-        (Err(_), Err(_)) => {}
-        (parsed, deserialized) => {
-            prop_assert!(
-                false,
-                "{text:?}: FromStr gives {parsed:?}, serde gives {deserialized:?}"
-            );
-        }
-    }
-    Ok(())
-}
-
-fn round_trips<T: Serialize + DeserializeOwned + PartialEq + Debug>(
-    value: &T,
-) -> Result<(), TestCaseError> {
-    let json = serde_json::to_string(value).unwrap();
-    let back: T = serde_json::from_str(&json).unwrap();
-    prop_assert_eq!(&back, value, "{}", json);
-    Ok(())
-}
 
 /// The moves of a random game from the start, `plies` at most, passes
 /// included.
@@ -200,13 +161,13 @@ proptest! {
 
     #[test]
     fn board_serde_agrees_with_the_parser(text in board_text()) {
-        parser_and_serde_agree::<Board>(&text)?;
+        check_parser_and_serde_agree::<Board>(&text)?;
     }
 
     #[test]
     fn square_and_move_serde_agree_with_the_parser(text in "[a-jA-J][0-9]|[a-jA-J]?[0-9]{0,2}|pa(ss)?|PASS|.{0,3}") {
-        parser_and_serde_agree::<Square>(&text)?;
-        parser_and_serde_agree::<Move>(&text)?;
+        check_parser_and_serde_agree::<Square>(&text)?;
+        check_parser_and_serde_agree::<Move>(&text)?;
     }
 
     /// serde takes a start and a move list with every pass written; the
@@ -229,7 +190,7 @@ proptest! {
             Ok(transcript) => {
                 prop_assert_eq!(parsed.as_ref(), Ok(&transcript), "{}", text);
                 prop_assert_eq!(transcript.moves(), &moves[..]);
-                round_trips(&transcript)?;
+                check_serde_round_trip(&transcript)?;
             }
             Err(_) => {
                 let same_moves = parsed.as_ref().is_ok_and(|parsed| parsed.moves() == &moves[..]);
@@ -249,7 +210,7 @@ proptest! {
         match (parsed, deserialized) {
             (Ok(parsed), Ok(deserialized)) => {
                 prop_assert_eq!(&parsed, &deserialized);
-                round_trips(&parsed)?;
+                check_serde_round_trip(&parsed)?;
             }
             (Err(_), Err(_)) => {}
             (parsed, deserialized) => {
@@ -271,14 +232,14 @@ proptest! {
         let back = serde_json::from_str::<HeuristicEvaluator>(&json);
         prop_assert_eq!(back.is_ok(), evaluator.validate().is_ok(), "{}", json);
         if back.is_ok() {
-            round_trips(&evaluator)?;
+            check_serde_round_trip(&evaluator)?;
         }
         let policy = HeuristicPolicy { evaluator, weight_scale, mobility_penalty };
         let json = serde_json::to_string(&policy).unwrap();
         let back = serde_json::from_str::<HeuristicPolicy>(&json);
         prop_assert_eq!(back.is_ok(), policy.validate().is_ok(), "{}", json);
         if back.is_ok() {
-            round_trips(&policy)?;
+            check_serde_round_trip(&policy)?;
         }
     }
 
@@ -297,7 +258,7 @@ proptest! {
         if let Ok(playout) = built {
             prop_assert_eq!(back.unwrap(), playout);
             prop_assert_eq!(playout.corner_probability(), probability);
-            round_trips(&playout)?;
+            check_serde_round_trip(&playout)?;
         }
     }
 }

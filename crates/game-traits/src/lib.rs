@@ -5,6 +5,7 @@ mod batch;
 mod capability;
 mod eval;
 mod game;
+pub mod hidden;
 mod perft;
 mod play;
 mod player;

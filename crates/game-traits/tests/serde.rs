@@ -3,43 +3,12 @@
 //! `ExplicitTree::new`, random tree shapes through `RandomTree::validate`.
 #![cfg(all(feature = "serde", feature = "testing"))]
 
-use std::fmt::Debug;
-use std::str::FromStr;
-
-use game_traits::testing::{ExplicitTree, Nim, RandomTree, TicTacToe, TreeError, TreeNode};
+use game_traits::testing::{
+    ExplicitTree, Nim, RandomTree, TicTacToe, TreeError, TreeNode, check_parser_and_serde_agree,
+};
 use game_traits::{ColorFlip, Game, Player, Tally};
 use proptest::prelude::*;
 use rand::SeedableRng;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
-/// `text` through `FromStr` and through serde (as a JSON string) must be
-/// accepted or refused together; an accepted value reads the same both
-/// ways and survives a serde round trip.
-fn parser_and_serde_agree<T>(text: &str) -> Result<(), TestCaseError>
-where
-    T: FromStr + Serialize + DeserializeOwned + PartialEq + Debug,
-    T::Err: Debug,
-{
-    let parsed = text.parse::<T>();
-    let json = serde_json::to_string(text).unwrap();
-    let deserialized = serde_json::from_str::<T>(&json);
-    match (parsed, deserialized) {
-        (Ok(parsed), Ok(deserialized)) => {
-            prop_assert_eq!(&parsed, &deserialized);
-            let again: T = serde_json::from_str(&serde_json::to_string(&parsed).unwrap()).unwrap();
-            prop_assert_eq!(again, parsed);
-        }
-        (Err(_), Err(_)) => {}
-        (parsed, deserialized) => {
-            prop_assert!(
-                false,
-                "{text:?}: FromStr gives {parsed:?}, serde gives {deserialized:?}"
-            );
-        }
-    }
-    Ok(())
-}
 
 /// Text forms of tic-tac-toe positions reached by random moves, then one
 /// character replaced by a character from the alphabet of the format.
@@ -200,12 +169,12 @@ proptest! {
 
     #[test]
     fn tic_tac_toe_serde_agrees_with_the_parser(text in tic_tac_toe_text()) {
-        parser_and_serde_agree::<TicTacToe>(&text)?;
+        check_parser_and_serde_agree::<TicTacToe>(&text)?;
     }
 
     #[test]
     fn nim_serde_agrees_with_the_parser(text in nim_text()) {
-        parser_and_serde_agree::<Nim>(&text)?;
+        check_parser_and_serde_agree::<Nim>(&text)?;
     }
 
     /// Random trees, each either valid or broken by one random change, and

@@ -7,12 +7,11 @@ use std::time::Duration;
 
 use bitboard_othello::{Board, HeuristicPolicy};
 use game_traits::testing::{
-    ContractOptions, Nim, TicTacToe, TicTacToeHeuristic, check_limits_contract, check_tactics,
-    tactical_cases,
+    ContractOptions, Endless, Nim, TicTacToe, TicTacToeHeuristic, check_limits_contract,
+    check_tactics, tactical_cases,
 };
 use game_traits::{
-    ActionSpace, FnEvaluator, Game, Limits, Outcome, Player, PolicyEvaluator, Searcher, StopReason,
-    UniformPrior,
+    ActionSpace, FnEvaluator, Limits, PolicyEvaluator, Searcher, StopReason, UniformPrior,
 };
 use gumbel_az::{GumbelAz, GumbelConfig, MIN_TREE_BYTES, Puct, PuctConfig};
 
@@ -136,50 +135,6 @@ fn non_finite_evaluations_are_contained() {
     }
 }
 
-/// A game that goes on for a billion plies: nothing ends a search on it
-/// but a limit.
-#[derive(Clone, Debug)]
-struct Endless {
-    plies: u64,
-}
-
-impl Game for Endless {
-    type Move = u8;
-
-    fn to_move(&self) -> Player {
-        Player::BOTH[(self.plies % 2) as usize]
-    }
-
-    fn legal_moves(&self, out: &mut Vec<u8>) {
-        out.clear();
-        if self.plies < 1_000_000_000 {
-            out.extend(0..8);
-        }
-    }
-
-    fn play(&mut self, _mv: u8) {
-        self.plies += 1;
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        (self.plies >= 1_000_000_000).then_some(Outcome::Draw)
-    }
-}
-
-impl ActionSpace for Endless {
-    fn num_actions(&self) -> usize {
-        8
-    }
-
-    fn action_index(&self, mv: u8) -> usize {
-        usize::from(mv)
-    }
-
-    fn action(&self, index: usize) -> Option<u8> {
-        u8::try_from(index).ok().filter(|&mv| mv < 8)
-    }
-}
-
 #[test]
 fn a_time_only_search_stays_under_the_memory_cap() {
     let cap = 1 << 18;
@@ -190,14 +145,14 @@ fn a_time_only_search_stays_under_the_memory_cap() {
         PuctConfig::default().with_max_tree_bytes(cap),
     )
     .unwrap();
-    let report = puct.search(&Endless { plies: 0 }, &limits);
+    let report = puct.search(&Endless::new(8), &limits);
     assert_eq!(report.stats.stop, StopReason::Time);
     // The tree filled up long before the time ran out.
     assert!(report.stats.iterations as usize > 2 * puct.tree_nodes());
     assert!(puct.memory_bytes() <= cap, "{}", puct.memory_bytes());
     let mut gumbel =
         GumbelAz::new(evaluator, GumbelConfig::for_play().with_max_tree_bytes(cap)).unwrap();
-    let report = gumbel.search(&Endless { plies: 0 }, &limits);
+    let report = gumbel.search(&Endless::new(8), &limits);
     assert_eq!(report.stats.stop, StopReason::Time);
     assert!(report.stats.iterations as usize > 2 * gumbel.tree_nodes());
     assert!(gumbel.memory_bytes() <= cap, "{}", gumbel.memory_bytes());

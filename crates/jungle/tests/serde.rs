@@ -5,9 +5,7 @@
 //! and the playout policy through `validate`.
 #![cfg(feature = "serde")]
 
-use std::fmt::Debug;
-use std::str::FromStr;
-
+use game_traits::testing::{check_parser_and_serde_agree, check_serde_agrees};
 use game_traits::{Game, Player, Playout};
 use jungle::hidden::{
     HiddenError, HiddenInfoSet, HiddenRules, Layout, Observation, PieceId, Referee, Reveal, Setup,
@@ -19,57 +17,7 @@ use jungle::{
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-
-/// `text` through `FromStr` and through serde (as a JSON string) must be
-/// accepted or refused together; an accepted value reads the same both
-/// ways and survives a serde round trip.
-fn parser_and_serde_agree<T>(text: &str) -> Result<(), TestCaseError>
-where
-    T: FromStr + Serialize + DeserializeOwned + PartialEq + Debug,
-    T::Err: Debug,
-{
-    let parsed = text.parse::<T>();
-    let deserialized = serde_json::from_str::<T>(&serde_json::to_string(text).unwrap());
-    agree(text, parsed, deserialized)
-}
-
-/// The verdicts of a constructor (`built`) and of serde on the same data
-/// must agree, and an accepted value must round-trip.
-fn agree<T, E1: Debug, E2: Debug>(
-    input: &str,
-    built: Result<T, E1>,
-    deserialized: Result<T, E2>,
-) -> Result<(), TestCaseError>
-where
-    T: Serialize + DeserializeOwned + PartialEq + Debug,
-{
-    match (built, deserialized) {
-        (Ok(built), Ok(deserialized)) => {
-            prop_assert_eq!(&built, &deserialized);
-            round_trips(&built)?;
-        }
-        (Err(_), Err(_)) => {}
-        (built, deserialized) => {
-            prop_assert!(
-                false,
-                "{input}: the constructor gives {built:?}, serde gives {deserialized:?}"
-            );
-        }
-    }
-    Ok(())
-}
-
-fn round_trips<T: Serialize + DeserializeOwned + PartialEq + Debug>(
-    value: &T,
-) -> Result<(), TestCaseError> {
-    let json = serde_json::to_string(value).unwrap();
-    let back: T = serde_json::from_str(&json).unwrap();
-    prop_assert_eq!(&back, value, "{}", json);
-    Ok(())
-}
 
 /// Position strings: positions of random games, some with one character
 /// replaced, and strings of the position alphabet.
@@ -216,19 +164,19 @@ proptest! {
             "position": text,
             "rules": Rules::default(),
         }));
-        agree(&text, parsed, deserialized)?;
+        check_serde_agrees(&text, parsed, deserialized)?;
     }
 
     #[test]
     fn square_and_move_serde_agree_with_the_parser(text in "[a-iA-I][0-9]([a-i][0-9])?|.{0,4}") {
-        parser_and_serde_agree::<Square>(&text)?;
-        parser_and_serde_agree::<Move>(&text)?;
+        check_parser_and_serde_agree::<Square>(&text)?;
+        check_parser_and_serde_agree::<Move>(&text)?;
     }
 
     #[test]
     fn layout_serde_agrees_with_new(animals in animals()) {
         let deserialized = serde_json::from_value::<Layout>(json!(animals));
-        agree(&format!("{animals:?}"), Layout::new(animals), deserialized)?;
+        check_serde_agrees(&format!("{animals:?}"), Layout::new(animals), deserialized)?;
     }
 
     #[test]
@@ -239,14 +187,14 @@ proptest! {
         if let Err(error) = &deserialized {
             prop_assert!(error.to_string().contains("no piece starts"), "{}", error);
         }
-        agree(&square.to_string(), built, deserialized)?;
+        check_serde_agrees(&square.to_string(), built, deserialized)?;
     }
 
     #[test]
     fn hidden_rules_serde_agree_with_check(rules in any_hidden_rules()) {
         let json = serde_json::to_value(rules).unwrap();
         let deserialized = serde_json::from_value::<HiddenRules>(json.clone());
-        agree(&json.to_string(), rules.check().map(|()| rules), deserialized)?;
+        check_serde_agrees(&json.to_string(), rules.check().map(|()| rules), deserialized)?;
     }
 
     /// A referee deserializes exactly when `Referee::new` takes its rules
@@ -340,7 +288,7 @@ proptest! {
         let evaluator = JungleEvaluator { material_by_rank, advancement, den_threat, trap_threat, scale };
         let json = serde_json::to_string(&evaluator).unwrap();
         let deserialized = serde_json::from_str::<JungleEvaluator>(&json);
-        agree(&json, evaluator.validate().map(|()| evaluator), deserialized)?;
+        check_serde_agrees(&json, evaluator.validate().map(|()| evaluator), deserialized)?;
     }
 
     #[test]
@@ -353,7 +301,7 @@ proptest! {
     ) {
         let json = format!("{{\"redraw\":{}}}", serde_json::to_string(&redraw).unwrap());
         let deserialized = serde_json::from_str::<JunglePlayout>(&json);
-        agree(&json, JunglePlayout::new(redraw), deserialized)?;
+        check_serde_agrees(&json, JunglePlayout::new(redraw), deserialized)?;
     }
 }
 

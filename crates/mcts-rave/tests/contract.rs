@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use bitboard_othello::{Board, RandomPlayout};
 use game_traits::testing::{
-    ContractOptions, Nim, TicTacToe, TicTacToeHeuristic, check_limits_contract,
+    ContractOptions, Endless, Nim, TicTacToe, TicTacToeHeuristic, check_limits_contract,
 };
-use game_traits::{FnEvaluator, Game, Limits, Outcome, Player, Searcher, StopReason};
+use game_traits::{FnEvaluator, Game, Limits, Searcher, StopReason};
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, same_hash};
 
 fn uct(threads: usize) -> Mcts<TicTacToe> {
@@ -165,36 +165,6 @@ fn non_finite_evaluators_are_contained() {
     }
 }
 
-/// A game that goes on for a billion plies: nothing ends a search on it
-/// but a limit.
-#[derive(Clone, Debug)]
-struct Endless {
-    plies: u64,
-}
-
-impl Game for Endless {
-    type Move = u8;
-
-    fn to_move(&self) -> Player {
-        Player::BOTH[(self.plies % 2) as usize]
-    }
-
-    fn legal_moves(&self, out: &mut Vec<u8>) {
-        out.clear();
-        if self.plies < 1_000_000_000 {
-            out.extend(0..4);
-        }
-    }
-
-    fn play(&mut self, _mv: u8) {
-        self.plies += 1;
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        (self.plies >= 1_000_000_000).then_some(Outcome::Draw)
-    }
-}
-
 #[test]
 fn a_time_only_search_stays_under_the_memory_cap() {
     for (max_nodes, threads) in [(5_000, 1), (6_000, 2)] {
@@ -204,10 +174,7 @@ fn a_time_only_search_stays_under_the_memory_cap() {
             .with_max_playout_plies(20);
         let mut searcher = Mcts::rave(config, Rave::new()).unwrap_or_else(|_| unreachable!());
         let started = Instant::now();
-        let report = searcher.search(
-            &Endless { plies: 0 },
-            &Limits::time(Duration::from_millis(300)),
-        );
+        let report = searcher.search(&Endless::new(4), &Limits::time(Duration::from_millis(300)));
         assert_eq!(report.stats.stop, StopReason::Time);
         assert!(started.elapsed() < Duration::from_secs(5));
         // The tree filled up long before the time ran out.
@@ -215,19 +182,5 @@ fn a_time_only_search_stays_under_the_memory_cap() {
         assert!(searcher.tree_nodes() as u64 <= max_nodes);
         let bytes_per_node = mcts_rave::node_bytes::<u8>() + mcts_rave::AMAF_BYTES;
         assert!(searcher.memory_bytes() <= max_nodes as usize * bytes_per_node);
-    }
-}
-
-impl game_traits::ActionSpace for Endless {
-    fn num_actions(&self) -> usize {
-        4
-    }
-
-    fn action_index(&self, mv: u8) -> usize {
-        usize::from(mv)
-    }
-
-    fn action(&self, index: usize) -> Option<u8> {
-        u8::try_from(index).ok().filter(|&mv| mv < 4)
     }
 }
