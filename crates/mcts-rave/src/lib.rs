@@ -16,6 +16,7 @@ pub use config::{
 pub use leaf::BatchValues;
 pub use policy::{Rave, RaveSchedule, TreePolicy, Uct};
 pub use search::{Mcts, same_hash, same_position};
+pub use shared_tree::VisitCountError;
 
 /// Bytes of one tree node for moves of type `M`, AMAF statistics not
 /// counted (RAVE adds [`AMAF_BYTES`] per node).

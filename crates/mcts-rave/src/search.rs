@@ -14,6 +14,7 @@ use crate::leaf::{BatchValues, one_by_one, whole};
 use crate::policy::{Rave, TreePolicy, Uct};
 use crate::shared_tree::{
     AmafStats, Cells, EXPANDED, EXPANDING, LEAF, LockFree, Locked, NodeStats, SharedTree,
+    VisitCountError,
 };
 use crate::shared_worker::{Shared, SharedWorker, exact, mark_terminal};
 use crate::tree::Proof;
@@ -426,6 +427,24 @@ where
             .map(|worker| u64::from(worker.tree.nodes[0].visits))
             .sum::<u64>()
             + self.shared.as_ref().map_or(0, SharedTrees::root_visits)
+    }
+
+    /// Checks that the visits of the shared tree add up, as after every
+    /// search they must whatever the threads' interleaving: nothing left
+    /// in flight, and each expanded node one visit more than its children
+    /// together (at least that once proven, since simulations stop at a
+    /// proven node; a root expanded before its first simulation has
+    /// exactly its children's visits). Trees of root parallelism are not shared and are not
+    /// checked.
+    ///
+    /// # Errors
+    ///
+    /// Returns the first node found whose visits do not add up.
+    pub fn check_visit_counts(&self) -> Result<(), VisitCountError> {
+        self.shared.as_ref().map_or(
+            Ok(()),
+            |trees| with_tree!(trees, tree => tree.check_visits()),
+        )
     }
 
     fn thread_seed(&self, thread: usize) -> u64 {

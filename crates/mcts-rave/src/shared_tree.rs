@@ -31,6 +31,26 @@ use game_traits::Player;
 
 use crate::tree::Proof;
 
+/// A node of a shared tree whose visits do not add up, found by
+/// [`Mcts::check_visit_counts`](crate::Mcts::check_visit_counts).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "node {node} at depth {depth}: {visits} visits, {children_visits} in its children, {in_flight} still in flight"
+)]
+#[non_exhaustive]
+pub struct VisitCountError {
+    /// Index of the node in the tree (0 is the root).
+    pub node: u32,
+    /// Plies from the root.
+    pub depth: u32,
+    /// The node's visits.
+    pub visits: u64,
+    /// Its children's visits together.
+    pub children_visits: u64,
+    /// Simulations counted as in flight through the node.
+    pub in_flight: u32,
+}
+
 /// Nodes per chunk of the arena (the last chunk is cut at the cap).
 const CHUNK_BITS: u32 = 14;
 const CHUNK: usize = 1 << CHUNK_BITS;
@@ -609,6 +629,47 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
             .find(|&child| self.node(child).mv() == mv)
     }
 
+    /// Checks, between searches, that the visits add up: no simulation is
+    /// left in flight, and every expanded node has exactly one visit more
+    /// than its children together (the visit that valued it as a leaf),
+    /// or, once proven, at least that (simulations that reach a proven
+    /// node stop there); a root expanded before the search may have as
+    /// many visits as its children.
+    pub(crate) fn check_visits(&self) -> Result<(), VisitCountError> {
+        if self.is_empty() {
+            return Ok(());
+        }
+        let mut stack = vec![(0u32, 0u32)];
+        while let Some((index, depth)) = stack.pop() {
+            let node = self.node(index);
+            let stats = node.stats.read();
+            let children = node.children();
+            let children_visits: u64 = children
+                .clone()
+                .map(|child| u64::from(self.node(child).stats.read().visits))
+                .sum();
+            let visits = u64::from(stats.visits);
+            let proven = node.proof().0 != Proof::Unknown;
+            // A root expanded before its first simulation has no visit of
+            // its own; one kept from an earlier search (a child then) has.
+            let adds_up = children.is_empty()
+                || children_visits + 1 == visits
+                || (index == 0 && children_visits == visits)
+                || (proven && children_visits < visits);
+            if stats.in_flight != 0 || !adds_up {
+                return Err(VisitCountError {
+                    node: index,
+                    depth,
+                    visits,
+                    children_visits,
+                    in_flight: stats.in_flight,
+                });
+            }
+            stack.extend(children.map(|child| (child, depth + 1)));
+        }
+        Ok(())
+    }
+
     /// A new tree of the subtree below the root's child reached by `mv`,
     /// with its statistics, laid out breadth first as `Tree::advance` does;
     /// `None` if that child is missing or was never visited. Call it
@@ -681,5 +742,68 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
             full: AtomicBool::new(false),
             num_actions: self.num_actions,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Root (4 visits) with children A (3) and B (1); A with children of
+    /// one visit each: the visits add up.
+    fn small_tree<C: Cells>() -> SharedTree<u8, C> {
+        let tree = SharedTree::<u8, C>::new(16, false, 0);
+        tree.set_root(0, Player::Second);
+        let expand = |node: u32, moves: &[u8], mover: Player| {
+            let first = tree.allocate(moves.len(), usize::MAX).unwrap();
+            tree.expand(node, first, moves, mover, |_| 0);
+            first
+        };
+        let a = expand(0, &[1, 2], Player::First);
+        let c = expand(a, &[3, 4], Player::Second);
+        visit(&tree, 0, 4);
+        visit(&tree, a, 3);
+        visit(&tree, a + 1, 1);
+        visit(&tree, c, 1);
+        visit(&tree, c + 1, 1);
+        tree
+    }
+
+    fn visit<C: Cells>(tree: &SharedTree<u8, C>, node: u32, times: usize) {
+        for _ in 0..times {
+            tree.node(node).stats.enter();
+            tree.node(node).stats.record(0.5);
+        }
+    }
+
+    fn check_catches_broken_counts<C: Cells>() {
+        small_tree::<C>().check_visits().unwrap();
+        // A visit too many below A.
+        let tree = small_tree::<C>();
+        visit(&tree, 3, 1);
+        let error = tree.check_visits().unwrap_err();
+        assert_eq!((error.node, error.depth, error.visits), (1, 1, 3));
+        assert_eq!(error.children_visits, 3);
+        // A simulation left in flight.
+        let tree = small_tree::<C>();
+        tree.node(4).stats.enter();
+        assert_eq!(tree.check_visits().unwrap_err().in_flight, 1);
+        // A visit lost at the root.
+        let tree = small_tree::<C>();
+        visit(&tree, 2, 2);
+        assert_eq!(tree.check_visits().unwrap_err().node, 0);
+        // Once A is proven, later simulations may stop there.
+        let tree = small_tree::<C>();
+        visit(&tree, 1, 1);
+        visit(&tree, 0, 1);
+        assert!(tree.check_visits().is_err());
+        assert!(tree.node(1).prove(Proof::Win, 1));
+        tree.check_visits().unwrap();
+    }
+
+    #[test]
+    fn the_visit_check_finds_counts_that_do_not_add_up() {
+        check_catches_broken_counts::<LockFree>();
+        check_catches_broken_counts::<Locked>();
     }
 }
