@@ -112,11 +112,7 @@ fn openings(count: usize) -> Vec<Board> {
         .collect()
 }
 
-fn gumbel<'a>(
-    evaluator: &'a Latency,
-    seed: u64,
-    batch_size: usize,
-) -> GumbelAz<Board, &'a Latency> {
+fn gumbel(evaluator: &Latency, seed: u64, batch_size: usize) -> GumbelAz<Board, &Latency> {
     GumbelAz::new(
         evaluator,
         GumbelConfig::default()
