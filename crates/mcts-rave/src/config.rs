@@ -117,9 +117,10 @@ pub struct MctsConfig {
     /// [`MAX_VIRTUAL_LOSS`].
     pub virtual_loss: u32,
     /// Leaves each thread collects (with virtual loss, in a shared tree)
-    /// before it asks the evaluator for their values in one call, through
-    /// [`LeafEvaluator::leaf_values`](crate::LeafEvaluator::leaf_values).
-    /// Above 1 the search uses a shared tree even with one thread, so with
+    /// before it asks the evaluator for their values in one call (a
+    /// [`BatchValues`](crate::BatchValues) evaluator, from
+    /// [`Mcts::with_batch_evaluator`](crate::Mcts::with_batch_evaluator),
+    /// gets them as one batch). Above 1 the search uses a shared tree even with one thread, so with
     /// several threads it needs [`Parallelism::Tree`]. Default 1; at most
     /// [`MAX_BATCH_SIZE`].
     pub batch_size: usize,

@@ -30,9 +30,8 @@ use crate::worker::{Context, Ended, Share, Worker};
 ///   gets its own clone.
 /// * `E`: the [`Evaluator`] used where playouts stop early
 ///   ([`LeafEvaluation`](crate::LeafEvaluation)); [`OutcomeEvaluator`] (0
-///   for unfinished positions) by default. Any [`LeafEvaluator`]: a
-///   [`BatchEvaluator`] such as a network goes in through
-///   [`BatchValues`] ([`Mcts::with_batch_evaluator`]).
+///   for unfinished positions) by default. A [`BatchEvaluator`] such as a
+///   network goes in through [`BatchValues`] ([`Mcts::with_batch_evaluator`]).
 ///
 /// See the [crate documentation](crate) for the algorithm.
 pub struct Mcts<G: Game, T = Uct, P = UniformPlayout, E = OutcomeEvaluator> {
