@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod baseline;
+mod batch;
 mod capability;
 mod eval;
 mod game;
@@ -15,6 +16,7 @@ pub mod zobrist;
 pub mod testing;
 
 pub use baseline::{GreedySearcher, RandomSearcher};
+pub use batch::{Batch, BatchEntry, BatchEvaluator, BatchedSearch, search_together};
 pub use capability::{ActionSpace, ColorFlip, InformationSet, PositionHash};
 pub use eval::{
     Evaluator, FnEvaluator, MAX_LOGIT, OutcomeEvaluator, Playout, PolicyEvaluator, UniformPlayout,

@@ -59,6 +59,27 @@ impl ConfigError {
         }
     }
 
+    /// Checks a batch size (1 to
+    /// [`MAX_BATCH_SIZE`](crate::MAX_BATCH_SIZE)) and a virtual loss (at
+    /// most [`MAX_VIRTUAL_LOSS`](crate::MAX_VIRTUAL_LOSS)).
+    pub(crate) fn check_batch(batch_size: usize, virtual_loss: u32) -> Result<(), ConfigError> {
+        if !(1..=crate::MAX_BATCH_SIZE).contains(&batch_size) {
+            return Err(ConfigError::OutOfRange {
+                name: "batch_size",
+                value: batch_size as f64,
+                expected: "1 to 4,096",
+            });
+        }
+        if virtual_loss > crate::MAX_VIRTUAL_LOSS {
+            return Err(ConfigError::OutOfRange {
+                name: "virtual_loss",
+                value: f64::from(virtual_loss),
+                expected: "0 to 1,000",
+            });
+        }
+        Ok(())
+    }
+
     /// Checks a tree memory cap: at least
     /// [`MIN_TREE_BYTES`](crate::MIN_TREE_BYTES).
     pub(crate) fn check_tree_bytes(value: usize) -> Result<(), ConfigError> {

@@ -4,15 +4,19 @@
 //! Gumbel", ICLR 2022), detail for detail as the authors' mctx 0.0.71
 //! `gumbel_muzero_policy` does it.
 
+use std::time::Instant;
+
 use game_traits::{
-    ActionSpace, Budget, Game, LimitKind, Limits, MoveInfo, PolicyEvaluator, SearchReport,
-    SearchStats, Searcher, StopReason,
+    ActionSpace, Batch, BatchEvaluator, BatchedSearch, Game, LimitKind, Limits, MoveInfo,
+    SearchReport, SearchStats, Searcher, StopReason,
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use crate::flight::InFlight;
+use crate::flight::{stop_reason, with_virtual_loss};
 use crate::qtransform::{Completion, complete};
-use crate::tree::{Scratch, StallWatch, Tree};
+use crate::tree::{Edge, Scratch, StallWatch, Step, Tree};
 use crate::{CompletedQ, ConfigError, ConsideredVisits, NoiseError, noise};
 
 /// The reference's floor on root scores (mctx `score_considered`), applied
@@ -57,6 +61,21 @@ pub struct GumbelConfig {
     /// edges never reserve more; positions that do not fit are evaluated
     /// without being kept. At least [`MIN_TREE_BYTES`](crate::MIN_TREE_BYTES).
     pub max_tree_bytes: usize,
+    /// Leaves evaluated per evaluator call (default 1; at most
+    /// [`MAX_BATCH_SIZE`](crate::MAX_BATCH_SIZE)). With more than one, a
+    /// step starts up to this many simulations, each counting as
+    /// [`virtual_loss`](GumbelConfig::virtual_loss) lost visits below the
+    /// root while it is in flight, and evaluates their leaves in one call.
+    /// The root keeps the exact Sequential Halving schedule: a simulation in
+    /// flight counts as a visit of its root action, and a batch never
+    /// crosses the end of a schedule. With 1, the search is exactly the
+    /// unbatched one.
+    pub batch_size: usize,
+    /// Lost visits each simulation in flight adds to the edges of its path
+    /// below the root, when [`batch_size`](GumbelConfig::batch_size) is
+    /// above 1 (default 1; 0 turns virtual loss off, and simulations of a
+    /// batch that reach the same new position share its evaluation).
+    pub virtual_loss: u32,
 }
 
 impl Default for GumbelConfig {
@@ -70,6 +89,8 @@ impl Default for GumbelConfig {
             reuse_tree: true,
             record_paths: false,
             max_tree_bytes: crate::DEFAULT_TREE_BYTES,
+            batch_size: 1,
+            virtual_loss: 1,
         }
     }
 }
@@ -140,13 +161,29 @@ impl GumbelConfig {
         self
     }
 
+    /// Sets the leaves evaluated per evaluator call.
+    #[must_use]
+    pub fn with_batch_size(mut self, batch_size: usize) -> Self {
+        self.batch_size = batch_size;
+        self
+    }
+
+    /// Sets the lost visits per simulation in flight.
+    #[must_use]
+    pub fn with_virtual_loss(mut self, virtual_loss: u32) -> Self {
+        self.virtual_loss = virtual_loss;
+        self
+    }
+
     /// Checks every parameter.
     ///
     /// # Errors
     ///
     /// [`ConfigError::NoConsideredActions`] for `k = 0`;
     /// [`ConfigError::OutOfRange`] for a negative or non-finite
-    /// `gumbel_scale`, `default_simulations = 0` or a bad [`CompletedQ`].
+    /// `gumbel_scale`, `default_simulations = 0`, `max_tree_bytes` below
+    /// `MIN_TREE_BYTES`, `batch_size` outside `1..=MAX_BATCH_SIZE`,
+    /// `virtual_loss` above `MAX_VIRTUAL_LOSS` or a bad [`CompletedQ`].
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.max_considered_actions == 0 {
             return Err(ConfigError::NoConsideredActions);
@@ -160,6 +197,7 @@ impl GumbelConfig {
         )?;
         ConfigError::check_simulations(self.default_simulations)?;
         ConfigError::check_tree_bytes(self.max_tree_bytes)?;
+        ConfigError::check_batch(self.batch_size, self.virtual_loss)?;
         self.completed_q.validate()
     }
 }
@@ -261,6 +299,52 @@ pub struct GumbelAz<G: Game, E> {
     /// The analysis of the last complete round of an anytime search that a
     /// limit then cut short, which speaks for the search.
     kept_round: Option<GumbelAnalysis<G::Move>>,
+    /// The search in progress, between its steps.
+    active: Option<Box<Active<G>>>,
+    /// Simulations waiting for their leaves' evaluations.
+    flight: InFlight,
+    /// The batch of the searcher's own searches, kept for its buffers.
+    batch: Batch<G>,
+    /// Edges of a node with virtual losses applied, for interior selection
+    /// while simulations are in flight.
+    effective: Vec<Edge<G::Move>>,
+}
+
+/// Where a search in progress stands.
+#[derive(Debug)]
+enum Phase {
+    /// The root's node must be evaluated first.
+    RootWanted,
+    /// Its evaluation was asked for.
+    RootAsked,
+    /// The root's node is in the tree: draw the noise, plan the schedule.
+    RootReady,
+    /// Sequential Halving rounds.
+    Rounds,
+    /// Ended: what to report, or the root noise that was refused.
+    Done(Result<Run, NoiseError>),
+}
+
+/// A search between its steps.
+#[derive(Debug)]
+struct Active<G: Game> {
+    root: G,
+    limits: Limits,
+    started: Instant,
+    given_noise: Option<Vec<f64>>,
+    phase: Phase,
+    run: Run,
+    /// The planned budget of one schedule; `None`: anytime rounds.
+    fixed: Option<u64>,
+    num_actions: usize,
+    schedule: ConsideredVisits,
+    stall: StallWatch,
+    /// The last round completed by an anytime search, and its analysis.
+    completed_round: Option<(Run, GumbelAnalysis<G::Move>)>,
+    /// Set once a limit (or an exhausted tree) ends the search; it ends
+    /// when the simulations in flight are backed up.
+    stopping: Option<StopReason>,
+    sim_state: G,
 }
 
 impl<G: Game, E: std::fmt::Debug> std::fmt::Debug for GumbelAz<G, E> {
@@ -273,7 +357,7 @@ impl<G: Game, E: std::fmt::Debug> std::fmt::Debug for GumbelAz<G, E> {
     }
 }
 
-impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
+impl<G: ActionSpace, E: BatchEvaluator<G>> GumbelAz<G, E> {
     /// A searcher with `evaluator` and `config`.
     ///
     /// # Errors
@@ -295,6 +379,10 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             state: None,
             paths: Vec::new(),
             kept_round: None,
+            active: None,
+            flight: InFlight::default(),
+            batch: Batch::new(),
+            effective: Vec::new(),
         })
     }
 
@@ -339,7 +427,7 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
     fn finished_analysis(&mut self, state: &G, run: &Run) -> GumbelAnalysis<G::Move> {
         match self.kept_round.take() {
             Some(mut kept) => {
-                kept.report.stats = self.report(run).stats;
+                kept.report.stats = self.report_of(run).stats;
                 kept
             }
             None => self.analysis(state, run),
@@ -365,13 +453,14 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         Ok(self.finished_analysis(state, &run))
     }
 
+    /// Runs a whole search with the searcher's own evaluator, batch after
+    /// batch.
     fn run(
         &mut self,
         state: &G,
         limits: &Limits,
         given_noise: Option<&[f64]>,
     ) -> Result<Run, NoiseError> {
-        let budget = limits.start();
         let num_actions = state.num_actions();
         if let Some(noise) = given_noise
             && noise.len() != num_actions
@@ -381,24 +470,81 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
                 got: noise.len(),
             });
         }
-        self.tree.max_bytes = self.config.max_tree_bytes;
-        if self.config.reuse_tree && self.tree.root_matches(state, &mut self.scratch) {
-            self.tree.clear_statistics();
-        } else {
-            self.tree
-                .new_root(state, &self.evaluator, &mut self.scratch);
+        self.begin_search(state, limits, given_noise);
+        let mut batch = std::mem::take(&mut self.batch);
+        loop {
+            batch.clear();
+            if !self.request_evaluations(&mut batch) {
+                break;
+            }
+            if !batch.is_empty() {
+                self.evaluator.evaluate_batch(&mut batch);
+            }
+            self.receive_evaluations(&batch, 0);
         }
+        self.batch = batch;
+        self.take_result()
+    }
+}
+
+impl<G: ActionSpace, E> GumbelAz<G, E> {
+    /// Starts a search: the clock, the root (kept from the last search if
+    /// it matches, or to be evaluated first) and the buffers.
+    fn begin_search(&mut self, state: &G, limits: &Limits, given_noise: Option<&[f64]>) {
+        let started = Instant::now();
+        self.tree.set_batching(self.config.batch_size > 1);
+        self.tree.max_bytes = self.config.max_tree_bytes;
+        self.flight.clear();
+        let phase = if self.config.reuse_tree && self.tree.root_matches(state, &mut self.scratch) {
+            self.tree.clear_statistics();
+            Phase::RootReady
+        } else {
+            state.legal_moves(&mut self.scratch.moves);
+            if self.scratch.moves.is_empty() {
+                self.tree.new_terminal_root(state);
+                Phase::RootReady
+            } else {
+                self.tree.clear();
+                Phase::RootWanted
+            }
+        };
         self.paths.clear();
         self.completion = None;
         self.kept_round = None;
-        let root = *self.tree.root();
-        let mut run = Run::default();
-        if root.terminal {
-            run.elapsed = budget.elapsed();
-            run.stop = StopReason::GameOver;
-            return Ok(run);
-        }
+        let sim_state = match self.state.take() {
+            Some(mut kept) => {
+                kept.clone_from(state);
+                kept
+            }
+            None => state.clone(),
+        };
+        self.active = Some(Box::new(Active {
+            root: state.clone(),
+            limits: limits.clone(),
+            started,
+            given_noise: given_noise.map(<[f64]>::to_vec),
+            phase,
+            run: Run::default(),
+            fixed: None,
+            num_actions: state.num_actions(),
+            schedule: ConsideredVisits::new(0, 0),
+            stall: StallWatch::new(limits, 0),
+            completed_round: None,
+            stopping: None,
+            sim_state,
+        }));
+    }
 
+    /// The root noise and logits, `m`, the budget and the first schedule,
+    /// once the root is in the tree.
+    fn setup_root(&mut self, active: &mut Active<G>) {
+        let root = *self.tree.root();
+        if root.terminal {
+            active.run.elapsed = active.started.elapsed();
+            active.run.stop = StopReason::GameOver;
+            active.phase = Phase::Done(Ok(active.run));
+            return;
+        }
         // The root's masked logits (mctx `_mask_invalid_actions`) and noise.
         self.noise.clear();
         self.masked_logits.clear();
@@ -409,14 +555,15 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             .fold(f64::NEG_INFINITY, f64::max);
         for edge in root_edges {
             self.masked_logits.push(edge.logit - max_logit);
-            let g = match given_noise {
+            let g = match &active.given_noise {
                 Some(noise) => {
                     let g = noise[edge.action as usize];
                     if !g.is_finite() {
-                        return Err(NoiseError::NotFinite {
+                        active.phase = Phase::Done(Err(NoiseError::NotFinite {
                             action: edge.action as usize,
                             value: g,
-                        });
+                        }));
+                        return;
                     }
                     g
                 }
@@ -426,6 +573,7 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             self.noise.push(g);
         }
 
+        let run = &mut active.run;
         run.considered = self
             .config
             .max_considered_actions
@@ -434,117 +582,221 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         // Sequential Halving schedule. Without one, the search is anytime:
         // it runs complete schedules of doubling size, keeping the last one
         // completed, until a limit ends it.
-        let default_budget = limits.uses_default_budget(|kind| self.honours(kind));
-        let fixed = limits
+        let limits = &active.limits;
+        let default_budget = limits.uses_default_budget(|kind| kind != LimitKind::Depth);
+        active.fixed = limits
             .iterations
             .or(default_budget.then_some(self.config.default_simulations));
-        run.planned = fixed
+        run.planned = active
+            .fixed
             .unwrap_or(self.config.default_simulations)
             .min(MAX_PLANNED_SIMULATIONS);
-        let mut sim_state = match self.state.take() {
-            Some(mut kept) => {
-                kept.clone_from(state);
-                kept
-            }
-            None => state.clone(),
+        active.stall = StallWatch::new(limits, self.tree.nodes.len());
+        active.schedule = ConsideredVisits::new(run.considered, run.planned);
+        active.phase = Phase::Rounds;
+    }
+
+    /// The search's next step: pushes the positions it needs evaluated
+    /// (the root first, if it is new; then up to `batch_size` simulations'
+    /// leaves) and returns `true`, or returns `false` once it has ended.
+    fn request_evaluations(&mut self, batch: &mut Batch<G>) -> bool {
+        let Some(mut active) = self.active.take() else {
+            return false;
         };
-        let mut completed_round: Option<(Run, GumbelAnalysis<G::Move>)> = None;
-        let mut stall = StallWatch::new(limits, self.tree.nodes.len());
-        let stop = loop {
-            let interrupted = self.round(
-                state,
-                &mut sim_state,
-                (&budget, &mut stall),
-                &mut run,
-                num_actions,
-            );
-            self.finish_round(&mut run, num_actions);
-            match interrupted {
-                Some(reason) => break reason,
-                None if fixed.is_some() => {
-                    break if limits.iterations.is_some() {
+        let running = loop {
+            match active.phase {
+                Phase::RootWanted => {
+                    batch.push_legal(&active.root);
+                    active.phase = Phase::RootAsked;
+                    break true;
+                }
+                Phase::RootReady => self.setup_root(&mut active),
+                Phase::RootAsked => break true,
+                Phase::Rounds => break self.simulations(&mut active, batch),
+                Phase::Done(_) => break false,
+            }
+        };
+        self.active = Some(active);
+        running
+    }
+
+    /// Takes the evaluations asked for by the last request, from entry
+    /// `first` of `batch` on.
+    fn receive_evaluations(&mut self, batch: &Batch<G>, first: usize) {
+        let Some(mut active) = self.active.take() else {
+            return;
+        };
+        match active.phase {
+            Phase::RootAsked => {
+                self.scratch.logits.clear();
+                self.scratch.logits.extend_from_slice(batch.logits(first));
+                self.tree.new_evaluated_root(
+                    batch.state(first),
+                    batch.moves(first),
+                    &mut self.scratch.logits,
+                    batch.value(first),
+                );
+                active.phase = Phase::RootReady;
+            }
+            Phase::Rounds => {
+                let record = self.config.record_paths;
+                let paths = &mut self.paths;
+                let depth = &mut active.run.depth;
+                self.flight
+                    .complete(&mut self.tree, batch, first, |tree, path, tag| {
+                        *depth = (*depth).max(path.len());
+                        if record {
+                            paths[tag] = path_actions(tree, path);
+                        }
+                    });
+            }
+            _ => {}
+        }
+        self.active = Some(active);
+    }
+
+    /// Starts simulations of the current Sequential Halving round, up to
+    /// `batch_size` of them; finishes the round once they are all backed
+    /// up, and starts the next one or ends the search. Returns whether the
+    /// search goes on.
+    fn simulations(&mut self, active: &mut Active<G>, batch: &mut Batch<G>) -> bool {
+        let mut started = 0;
+        loop {
+            if active.stopping.is_none() && active.run.simulations < active.run.planned {
+                if started == self.config.batch_size {
+                    return true;
+                }
+                let nodes = self.tree.nodes.len();
+                if let Some(reason) = stop_reason(
+                    &active.limits,
+                    active.started,
+                    active.run.total_simulations,
+                    nodes as u64,
+                ) {
+                    active.stopping = Some(reason);
+                } else if self.tree.is_complete()
+                    || active.stall.stalled(nodes, active.run.total_simulations)
+                {
+                    // Nothing new can be learnt from a tree that holds
+                    // every position below the root.
+                    active.stopping = Some(StopReason::Exhausted);
+                } else {
+                    self.start_simulation(active, batch);
+                    started += 1;
+                }
+                continue;
+            }
+            // The round is over, or a limit ended it: once every simulation
+            // is backed up, pick the move.
+            if !self.flight.is_empty() {
+                return true;
+            }
+            self.finish_round(&mut active.run, active.num_actions);
+            let stop = match active.stopping {
+                Some(reason) => reason,
+                None if active.fixed.is_some() => {
+                    if active.limits.iterations.is_some() {
                         StopReason::Iterations
                     } else {
                         StopReason::DefaultBudget
-                    };
+                    }
                 }
                 None => {
-                    run.elapsed = budget.elapsed();
-                    completed_round = Some((run, self.analysis(state, &run)));
+                    let run = &mut active.run;
+                    run.elapsed = active.started.elapsed();
+                    let analysis = self.analysis(&active.root, run);
+                    active.completed_round = Some((*run, analysis));
                     self.tree.clear_statistics();
                     run.simulations = 0;
                     run.depth = 0;
                     run.planned = (run.planned * 2).min(MAX_PLANNED_SIMULATIONS);
+                    active.schedule = ConsideredVisits::new(run.considered, run.planned);
+                    continue;
                 }
-            }
-        };
-        self.state = Some(sim_state);
-        run.elapsed = budget.elapsed();
-        run.stop = stop;
-        // An interrupted round's schedule is cut short: the last round that
-        // completed speaks for the search, if there is one.
-        if let Some((mut kept, analysis)) = completed_round {
-            kept.total_simulations = run.total_simulations;
-            kept.elapsed = run.elapsed;
-            kept.stop = stop;
-            self.kept_round = Some(analysis);
-            return Ok(kept);
+            };
+            self.end(active, stop);
+            return false;
         }
-        Ok(run)
     }
 
-    /// Runs one Sequential Halving schedule of `run.planned` simulations;
-    /// returns why it ended early, if it did.
-    fn round(
-        &mut self,
-        state: &G,
-        sim_state: &mut G,
-        (budget, stall): (&Budget<'_>, &mut StallWatch),
-        run: &mut Run,
-        num_actions: usize,
-    ) -> Option<StopReason> {
-        let mut schedule = ConsideredVisits::new(run.considered, run.planned);
+    /// Starts one simulation: the root action the schedule asks for, then
+    /// interior selection down to a leaf.
+    fn start_simulation(&mut self, active: &mut Active<G>, batch: &mut Batch<G>) {
+        let num_actions = active.num_actions;
+        let considered_visit = active.schedule.next().unwrap_or(u32::MAX);
+        let (first_edge, _) = self.select_root(num_actions, Some(considered_visit));
+        let tag = self.paths.len();
+        if self.config.record_paths {
+            self.paths.push(Vec::new());
+        }
         let params = self.config.completed_q;
-        while run.simulations < run.planned {
-            if let Some(reason) =
-                budget.stop_reason(run.total_simulations, self.tree.nodes.len() as u64)
-            {
-                return Some(reason);
-            }
-            // Nothing new can be learnt from a tree that holds every
-            // position below the root.
-            if self.tree.is_complete()
-                || stall.stalled(self.tree.nodes.len(), run.total_simulations)
-            {
-                return Some(StopReason::Exhausted);
-            }
-            let considered_visit = schedule.next().unwrap_or(u32::MAX);
-            let (first_edge, _) = self.select_root(num_actions, Some(considered_visit));
-            let sigma = &mut self.sigma;
-            let length = self.tree.simulate(
-                state,
-                sim_state,
-                first_edge as u32,
-                &self.evaluator,
-                &mut self.scratch,
-                |tree, node, _| select_interior(tree, node, num_actions, &params, sigma),
-            );
+        let virtual_loss = self.config.virtual_loss;
+        let sigma = &mut self.sigma;
+        let effective = &mut self.effective;
+        let done = self.flight.start(
+            &mut self.tree,
+            &active.root,
+            &mut active.sim_state,
+            first_edge as u32,
+            &mut self.scratch,
+            batch,
+            tag,
+            |tree, node, _| {
+                select_interior(
+                    tree,
+                    node,
+                    num_actions,
+                    &params,
+                    sigma,
+                    effective,
+                    virtual_loss,
+                )
+            },
+        );
+        if let Some(path) = done {
+            active.run.depth = active.run.depth.max(path.len());
             if self.config.record_paths {
-                let path = self
-                    .scratch
-                    .path
-                    .iter()
-                    .map(|step| self.tree.edges[step.edge as usize].action as usize)
-                    .collect();
-                self.paths.push(path);
+                self.paths[tag] = path_actions(&self.tree, path);
             }
-            run.depth = run.depth.max(length);
-            run.simulations += 1;
-            run.total_simulations += 1;
         }
-        None
+        active.run.simulations += 1;
+        active.run.total_simulations += 1;
     }
 
+    /// Ends the search for `stop`: the last complete round speaks for an
+    /// interrupted one, if there is one.
+    fn end(&mut self, active: &mut Active<G>, stop: StopReason) {
+        let run = &mut active.run;
+        run.elapsed = active.started.elapsed();
+        run.stop = stop;
+        let result = match active.completed_round.take() {
+            Some((mut kept, analysis)) => {
+                kept.total_simulations = run.total_simulations;
+                kept.elapsed = run.elapsed;
+                kept.stop = stop;
+                self.kept_round = Some(analysis);
+                kept
+            }
+            None => *run,
+        };
+        active.phase = Phase::Done(Ok(result));
+    }
+
+    /// The outcome of the search that ended, its buffers put back.
+    fn take_result(&mut self) -> Result<Run, NoiseError> {
+        let Some(active) = self.active.take() else {
+            return Ok(Run::default());
+        };
+        let Active {
+            phase, sim_state, ..
+        } = *active;
+        self.state = Some(sim_state);
+        match phase {
+            Phase::Done(result) => result,
+            // Only reachable if the search was abandoned midway.
+            _ => Ok(Run::default()),
+        }
+    }
     /// Picks the move and computes the improved policy after a round.
     fn finish_round(&mut self, run: &mut Run, num_actions: usize) {
         let (selected, completion) = self.select_root(num_actions, None);
@@ -591,10 +843,16 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         let score = |index: usize| {
             (self.noise[index] + self.masked_logits[index] + self.sigma[index]).max(LOW_LOGIT)
         };
+        // Simulations in flight count toward the schedule's visit counts,
+        // so that a batch follows the same schedule as one at a time.
+        let in_flight = self.tree.in_flight_at(0);
+        let visits = |index: usize, edge: &Edge<G::Move>| {
+            edge.visits + in_flight.map_or(0, |counts| u32::from(counts[index]))
+        };
         let best_among = |only_target: bool| {
             let mut best: Option<(usize, f64)> = None;
             for (index, edge) in edges.iter().enumerate() {
-                if only_target && edge.visits != target {
+                if only_target && visits(index, edge) != target {
                     continue;
                 }
                 let score = score(index);
@@ -610,7 +868,7 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         (root.first_edge as usize + best, completion)
     }
 
-    fn report(&self, run: &Run) -> SearchReport<G::Move> {
+    fn report_of(&self, run: &Run) -> SearchReport<G::Move> {
         let stats = SearchStats::new(
             run.total_simulations,
             self.tree.nodes.len() as u64,
@@ -618,7 +876,10 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             run.elapsed,
         )
         .with_stop(run.stop);
-        let root = *self.tree.root();
+        let Some(&root) = self.tree.nodes.first() else {
+            // No search ran.
+            return SearchReport::new(None, 0.0).with_stats(stats);
+        };
         let Some(selected) = run.selected else {
             return SearchReport::new(None, root.raw_value as f32).with_stats(stats);
         };
@@ -652,12 +913,24 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             .with_stats(stats)
     }
 
+    /// The report of a finished search: the kept round's, with the whole
+    /// search's statistics, if an anytime search kept one.
+    fn final_report(&mut self, run: &Run) -> SearchReport<G::Move> {
+        match self.kept_round.take() {
+            Some(kept) => {
+                let stats = self.report_of(run).stats;
+                kept.report.with_stats(stats)
+            }
+            None => self.report_of(run),
+        }
+    }
+
     fn analysis(&mut self, state: &G, run: &Run) -> GumbelAnalysis<G::Move> {
         let num_actions = state.num_actions();
         let root = *self.tree.root();
         let edges = &self.tree.edges[root.edges()];
         let mut analysis = GumbelAnalysis {
-            report: self.report(run),
+            report: self.report_of(run),
             action: run
                 .selected
                 .map(|edge| self.tree.edges[edge].action as usize),
@@ -702,16 +975,31 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
 
 /// Interior selection (mctx `gumbel_muzero_interior_action_selection`):
 /// `argmax_a softmax(logits + sigma)(a) - N(a) / (1 + sum_b N(b))`, first
-/// edge on ties. Returns the absolute edge index.
+/// edge on ties. Returns the absolute edge index. While simulations are in
+/// flight below the node, each counts as `virtual_loss` lost visits of its
+/// edge (`effective` holds the edges so changed).
 fn select_interior<M: Copy + PartialEq + std::fmt::Debug>(
     tree: &Tree<M>,
     node: u32,
     num_actions: usize,
     params: &CompletedQ,
     buffer: &mut Vec<f64>,
+    effective: &mut Vec<Edge<M>>,
+    virtual_loss: u32,
 ) -> u32 {
+    let node_index = node;
     let node = tree.nodes[node as usize];
-    let edges = &tree.edges[node.edges()];
+    let mut edges = &tree.edges[node.edges()];
+    if let Some(counts) = tree.in_flight_at(node_index) {
+        effective.clear();
+        effective.extend(
+            edges
+                .iter()
+                .zip(counts)
+                .map(|(edge, &count)| with_virtual_loss(edge, count, virtual_loss)),
+        );
+        edges = effective;
+    }
     let completion = complete(
         edges,
         node.raw_value,
@@ -742,7 +1030,17 @@ fn select_interior<M: Copy + PartialEq + std::fmt::Debug>(
     node.first_edge + best as u32
 }
 
-impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for GumbelAz<G, E> {
+/// The actions of a simulation's path.
+fn path_actions<M: Copy + PartialEq + std::fmt::Debug>(
+    tree: &Tree<M>,
+    path: &[Step],
+) -> Vec<usize> {
+    path.iter()
+        .map(|step| tree.edges[step.edge as usize].action as usize)
+        .collect()
+}
+
+impl<G: ActionSpace, E: BatchEvaluator<G>> Searcher<G> for GumbelAz<G, E> {
     /// Runs the search. An iteration limit plans one Sequential Halving
     /// schedule of that many simulations, cut short by the other limits.
     /// Without one, a time limit, node limit or stop flag makes the search
@@ -763,13 +1061,7 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for GumbelAz<G, E> {
         let run = self
             .run(state, limits, None)
             .unwrap_or_else(|_| unreachable!("drawn noise is always valid"));
-        match self.kept_round.take() {
-            Some(kept) => {
-                let stats = self.report(&run).stats;
-                kept.report.with_stats(stats)
-            }
-            None => self.report(&run),
-        }
+        self.final_report(&run)
     }
 
     fn honours(&self, kind: LimitKind) -> bool {
@@ -791,5 +1083,30 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for GumbelAz<G, E> {
 
     fn name(&self) -> String {
         format!("gumbel(k={})", self.config.max_considered_actions)
+    }
+}
+
+/// Searches driven step by step, so that many share one batch
+/// ([`game_traits::search_together`]): each gives exactly the report of
+/// [`Searcher::search`] with the same evaluator. The searcher's own
+/// evaluator is not used.
+impl<G: ActionSpace, E> BatchedSearch<G> for GumbelAz<G, E> {
+    fn begin(&mut self, state: &G, limits: &Limits) {
+        self.begin_search(state, limits, None);
+    }
+
+    fn request(&mut self, batch: &mut Batch<G>) -> bool {
+        self.request_evaluations(batch)
+    }
+
+    fn receive(&mut self, batch: &Batch<G>, first: usize) {
+        self.receive_evaluations(batch, first);
+    }
+
+    fn report(&mut self) -> SearchReport<G::Move> {
+        let run = self
+            .take_result()
+            .unwrap_or_else(|_| unreachable!("drawn noise is always valid"));
+        self.final_report(&run)
     }
 }

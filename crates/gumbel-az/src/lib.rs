@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod error;
+mod flight;
 mod gumbel;
 pub mod noise;
 mod puct;
@@ -25,3 +26,12 @@ pub const DEFAULT_TREE_BYTES: usize = 1 << 30;
 
 /// The smallest memory cap a configuration accepts, in bytes (64 KiB).
 pub const MIN_TREE_BYTES: usize = 1 << 16;
+
+/// The most leaves one search evaluates in one batch (`batch_size` of
+/// [`GumbelConfig`] and [`PuctConfig`]).
+pub const MAX_BATCH_SIZE: usize = 4096;
+
+/// The largest virtual loss a configuration accepts (`virtual_loss` of
+/// [`GumbelConfig`] and [`PuctConfig`]): lost visits per simulation in
+/// flight.
+pub const MAX_VIRTUAL_LOSS: u32 = 1000;

@@ -21,10 +21,22 @@ pub(crate) struct GumbelConfigRaw {
     record_paths: bool,
     #[serde(default = "default_tree_bytes")]
     max_tree_bytes: usize,
+    #[serde(default = "one")]
+    batch_size: usize,
+    #[serde(default = "one_u32")]
+    virtual_loss: u32,
 }
 
 fn default_tree_bytes() -> usize {
     crate::DEFAULT_TREE_BYTES
+}
+
+fn one() -> usize {
+    1
+}
+
+fn one_u32() -> u32 {
+    1
 }
 
 impl TryFrom<GumbelConfigRaw> for GumbelConfig {
@@ -40,6 +52,8 @@ impl TryFrom<GumbelConfigRaw> for GumbelConfig {
             reuse_tree: raw.reuse_tree,
             record_paths: raw.record_paths,
             max_tree_bytes: raw.max_tree_bytes,
+            batch_size: raw.batch_size,
+            virtual_loss: raw.virtual_loss,
         };
         config.validate()?;
         Ok(config)
@@ -58,6 +72,10 @@ pub(crate) struct PuctConfigRaw {
     reuse_tree: bool,
     #[serde(default = "default_tree_bytes")]
     max_tree_bytes: usize,
+    #[serde(default = "one")]
+    batch_size: usize,
+    #[serde(default = "one_u32")]
+    virtual_loss: u32,
 }
 
 impl TryFrom<PuctConfigRaw> for PuctConfig {
@@ -72,6 +90,8 @@ impl TryFrom<PuctConfigRaw> for PuctConfig {
             seed: raw.seed,
             reuse_tree: raw.reuse_tree,
             max_tree_bytes: raw.max_tree_bytes,
+            batch_size: raw.batch_size,
+            virtual_loss: raw.virtual_loss,
         };
         config.validate()?;
         Ok(config)

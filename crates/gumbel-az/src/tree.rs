@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use game_traits::{ActionSpace, Player, PolicyEvaluator, contain_logits, contain_value};
+use game_traits::{ActionSpace, Player, contain_logits, contain_value};
 
 /// Marks an edge whose child has not been created.
 pub(crate) const NO_NODE: u32 = u32::MAX;
@@ -62,6 +62,19 @@ pub(crate) struct Step {
     pub(crate) same_player: bool,
 }
 
+/// Where a simulation's walk down the tree ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Descent {
+    /// The leaf's value (for its player to move) is known without the
+    /// evaluator; `completed` says whether a finished game was added.
+    Known { value: f64, completed: bool },
+    /// The position at the end of the path needs the evaluator.
+    Evaluate,
+    /// Another simulation in flight waits for the evaluation of the
+    /// position behind this edge.
+    Joins(u32),
+}
+
 /// Buffers reused by every expansion and simulation, so the hot loop does
 /// not allocate.
 #[derive(Clone, Debug)]
@@ -69,7 +82,6 @@ pub(crate) struct Scratch<M> {
     pub(crate) moves: Vec<M>,
     pub(crate) logits: Vec<f32>,
     pub(crate) actions: Vec<u32>,
-    pub(crate) path: Vec<Step>,
 }
 
 impl<M> Default for Scratch<M> {
@@ -78,7 +90,6 @@ impl<M> Default for Scratch<M> {
             moves: Vec::new(),
             logits: Vec::new(),
             actions: Vec::new(),
-            path: Vec::new(),
         }
     }
 }
@@ -100,6 +111,11 @@ pub(crate) struct Tree<M> {
     pub(crate) max_bytes: usize,
     /// Set when a position did not fit under the cap.
     pub(crate) full: bool,
+    /// Simulations in flight through each edge, when leaves are evaluated
+    /// in batches (empty otherwise): they count as virtual visits.
+    pub(crate) in_flight: Vec<u16>,
+    /// Whether `in_flight` is kept (one entry per edge).
+    batching: bool,
     stack: Vec<(u32, u32)>,
 }
 
@@ -112,6 +128,8 @@ impl<M> Default for Tree<M> {
             root_value: 0.0,
             max_bytes: usize::MAX,
             full: false,
+            in_flight: Vec::new(),
+            batching: false,
             stack: Vec::new(),
         }
     }
@@ -173,9 +191,21 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
     pub(crate) fn clear(&mut self) {
         self.nodes.clear();
         self.edges.clear();
+        self.in_flight.clear();
         self.root_visits = 0;
         self.root_value = 0.0;
         self.full = false;
+    }
+
+    /// Turns the per-edge count of simulations in flight on (leaves
+    /// evaluated in batches) or off. Switching drops the tree, whose memory
+    /// was reserved for the other layout.
+    pub(crate) fn set_batching(&mut self, batching: bool) {
+        if batching != self.batching {
+            self.clear();
+            self.in_flight = Vec::new();
+            self.batching = batching;
+        }
     }
 
     /// Whether every position below the root is in the tree.
@@ -195,14 +225,31 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         self.node_edges(0)
     }
 
+    /// Simulations in flight through the edges of `node`, if any is: one
+    /// entry per edge.
+    pub(crate) fn in_flight_at(&self, node: u32) -> Option<&[u16]> {
+        if !self.batching {
+            return None;
+        }
+        let counts = &self.in_flight[self.nodes[node as usize].edges()];
+        counts.iter().any(|&count| count > 0).then_some(counts)
+    }
+
     /// Bytes of one edge.
     pub(crate) const fn edge_bytes() -> usize {
         size_of::<Edge<M>>()
     }
 
+    /// Bytes an edge costs: the edge, and its in-flight count when batching.
+    fn edge_cost(&self) -> usize {
+        Self::edge_bytes() + if self.batching { size_of::<u16>() } else { 0 }
+    }
+
     /// Bytes the tree holds reserved.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * NODE_BYTES + self.edges.capacity() * Self::edge_bytes()
+        self.nodes.capacity() * NODE_BYTES
+            + self.edges.capacity() * Self::edge_bytes()
+            + self.in_flight.capacity() * size_of::<u16>()
     }
 
     /// Whether a node with `edges` edges fits under the memory cap, with
@@ -212,82 +259,95 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         let edges = self.edges.capacity().max(self.edges.len() + edges);
         nodes
             .saturating_mul(NODE_BYTES)
-            .saturating_add(edges.saturating_mul(Self::edge_bytes()))
+            .saturating_add(edges.saturating_mul(self.edge_cost()))
             <= self.max_bytes
     }
 
     /// Makes room for one more node with `edges` edges, reserving within
     /// the memory cap.
     fn reserve(&mut self, edges: usize) {
-        let edge_bytes = Self::edge_bytes();
+        let edge_cost = self.edge_cost();
         let node_room = self
             .max_bytes
-            .saturating_sub(self.edges.capacity().max(self.edges.len() + edges) * edge_bytes);
+            .saturating_sub(self.edges.capacity().max(self.edges.len() + edges) * edge_cost);
         let nodes_needed = self.nodes.len() + 1;
         grow_within(&mut self.nodes, nodes_needed, node_room / NODE_BYTES);
         let edge_room = self
             .max_bytes
             .saturating_sub(self.nodes.capacity() * NODE_BYTES);
         let edges_needed = self.edges.len() + edges;
-        grow_within(&mut self.edges, edges_needed, edge_room / edge_bytes);
+        grow_within(&mut self.edges, edges_needed, edge_room / edge_cost);
+        if self.batching {
+            let target = self.edges.capacity();
+            if target > self.in_flight.capacity() {
+                self.in_flight.reserve_exact(target - self.in_flight.len());
+            }
+        }
     }
 
-    /// Creates the node for `state` (evaluating it, or scoring it exactly
-    /// if the game is over) and returns its index; or, if it does not fit
-    /// under the memory cap (and `keep_anyway` is false), returns its value
-    /// for the player to move there without keeping it.
+    /// Creates the node of a finished position (scored exactly, no
+    /// evaluator call) and returns its index; or, if it does not fit under
+    /// the memory cap (and `keep_anyway` is false), returns its value for
+    /// the player to move there without keeping it.
+    pub(crate) fn add_terminal<G>(&mut self, state: &G, keep_anyway: bool) -> Result<u32, f64>
+    where
+        G: ActionSpace<Move = M>,
+    {
+        let index = self.nodes.len() as u32;
+        let player = state.to_move();
+        let value = f64::from(
+            state
+                .outcome()
+                .map_or(0.0, |outcome| outcome.reward(player)),
+        );
+        if !keep_anyway && !self.fits(0) {
+            self.full = true;
+            return Err(value);
+        }
+        self.reserve(0);
+        self.nodes.push(Node {
+            first_edge: self.edges.len() as u32,
+            num_edges: 0,
+            player,
+            terminal: true,
+            raw_value: value,
+            open: 0,
+        });
+        Ok(index)
+    }
+
+    /// Creates the node of `state`, whose legal `moves` (not empty) the
+    /// evaluator gave `logits` and `value`, and returns its index; or, if
+    /// it does not fit under the memory cap (and `keep_anyway` is false),
+    /// returns its value for the player to move there without keeping it.
     ///
-    /// The evaluator's value and logits are contained
-    /// ([`contain_value`], [`contain_logits`]), so a faulty evaluator cannot
-    /// put NaN into the tree.
-    pub(crate) fn add_node<G, E>(
+    /// The value and logits are contained ([`contain_value`],
+    /// [`contain_logits`]), so a faulty evaluator cannot put NaN into the
+    /// tree. `logits` is used as scratch.
+    pub(crate) fn add_evaluated<G>(
         &mut self,
         state: &G,
-        evaluator: &E,
-        scratch: &mut Scratch<M>,
+        moves: &[M],
+        logits: &mut [f32],
+        value: f32,
         keep_anyway: bool,
     ) -> Result<u32, f64>
     where
         G: ActionSpace<Move = M>,
-        E: PolicyEvaluator<G> + ?Sized,
     {
         let index = self.nodes.len() as u32;
         let first_edge = self.edges.len();
         let player = state.to_move();
-        state.legal_moves(&mut scratch.moves);
-        if scratch.moves.is_empty() {
-            let value = f64::from(
-                state
-                    .outcome()
-                    .map_or(0.0, |outcome| outcome.reward(player)),
-            );
-            if !keep_anyway && !self.fits(0) {
-                self.full = true;
-                return Err(value);
-            }
-            self.reserve(0);
-            self.nodes.push(Node {
-                first_edge: first_edge as u32,
-                num_edges: 0,
-                player,
-                terminal: true,
-                raw_value: value,
-                open: 0,
-            });
-            return Ok(index);
-        }
-        scratch.logits.clear();
-        scratch.logits.resize(scratch.moves.len(), 0.0);
-        let value = contain_value(evaluator.evaluate(state, &scratch.moves, &mut scratch.logits));
-        if !keep_anyway && !self.fits(scratch.moves.len()) {
+        let value = contain_value(value);
+        if !keep_anyway && !self.fits(moves.len()) {
             self.full = true;
             return Err(f64::from(value));
         }
-        contain_logits(&mut scratch.logits);
-        self.reserve(scratch.moves.len());
-        let max_logit = f64::from(scratch.logits.iter().copied().fold(f32::MIN, f32::max));
+        contain_logits(logits);
+        self.reserve(moves.len());
+        let max_logit = f64::from(logits.iter().copied().fold(f32::MIN, f32::max));
         let mut sum = 0.0;
-        for (&mv, &logit) in scratch.moves.iter().zip(&scratch.logits) {
+        for (&mv, &logit) in moves.iter().zip(logits.iter()) {
             let logit = f64::from(logit);
             let weight = (logit - max_logit).exp();
             sum += weight;
@@ -306,6 +366,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
                 q: 0.0,
             });
         }
+        if self.batching {
+            self.in_flight.resize(self.edges.len(), 0);
+        }
         let edges = &mut self.edges[first_edge..];
         for edge in edges.iter_mut() {
             edge.prior = (edge.prior / sum).max(f64::MIN_POSITIVE);
@@ -316,25 +379,41 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         }
         self.nodes.push(Node {
             first_edge: first_edge as u32,
-            num_edges: scratch.moves.len() as u32,
+            num_edges: moves.len() as u32,
             player,
             terminal: false,
             raw_value: f64::from(value),
-            open: scratch.moves.len() as u32,
+            open: moves.len() as u32,
         });
         Ok(index)
     }
 
-    /// Makes `state` the root of an empty tree; its count and value become
-    /// its own evaluation's.
-    pub(crate) fn new_root<G, E>(&mut self, state: &G, evaluator: &E, scratch: &mut Scratch<M>)
+    /// Makes the finished position `state` the root of an empty tree.
+    pub(crate) fn new_terminal_root<G>(&mut self, state: &G)
     where
         G: ActionSpace<Move = M>,
-        E: PolicyEvaluator<G> + ?Sized,
     {
         self.clear();
         // The root is kept whatever the cap.
-        let _root = self.add_node(state, evaluator, scratch, true);
+        let _root = self.add_terminal(state, true);
+        self.root_visits = 1;
+        self.root_value = self.nodes[0].raw_value;
+    }
+
+    /// Makes `state` the root of an empty tree, from its evaluation; its
+    /// count and value become its own evaluation's.
+    pub(crate) fn new_evaluated_root<G>(
+        &mut self,
+        state: &G,
+        moves: &[M],
+        logits: &mut [f32],
+        value: f32,
+    ) where
+        G: ActionSpace<Move = M>,
+    {
+        self.clear();
+        // The root is kept whatever the cap.
+        let _root = self.add_evaluated(state, moves, logits, value, true);
         self.root_visits = 1;
         self.root_value = self.nodes[0].raw_value;
     }
@@ -380,33 +459,37 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         self.root_value = self.nodes.first().map_or(0.0, |root| root.raw_value);
     }
 
-    /// Runs one simulation: plays `first_edge` at the root, then lets
-    /// `select(tree, node, node_value)` pick an edge at every node already
-    /// visited, until it reaches a node visited for the first time (created
-    /// and evaluated now, or evaluated in an earlier search) or a finished
-    /// position; then backs the value up. `node_value` is the node's mean
-    /// value for its player to move. Returns the path length.
-    pub(crate) fn simulate<G, E, F>(
+    /// Walks one simulation down the tree, appending its steps to `path`:
+    /// plays `first_edge` at the root, then lets `select(tree, node,
+    /// node_value)` pick an edge at every node already visited, until it
+    /// reaches a node visited for the first time (evaluated in an earlier
+    /// search), a finished position (whose node it creates), or an edge
+    /// without a child. `node_value` is the node's mean value for its
+    /// player to move.
+    ///
+    /// At an edge without a child, `state` is left at its position and
+    /// `scratch.moves` holds its legal moves: the caller has it evaluated
+    /// and finishes with [`add_leaf`](Tree::add_leaf) and
+    /// [`back_up`](Tree::back_up). Another simulation in flight may
+    /// already wait for the same position ([`Descent::Joins`]).
+    pub(crate) fn descend<G, F>(
         &mut self,
         root_state: &G,
         state: &mut G,
         first_edge: u32,
-        evaluator: &E,
         scratch: &mut Scratch<M>,
+        path: &mut Vec<Step>,
         mut select: F,
-    ) -> usize
+    ) -> Descent
     where
         G: ActionSpace<Move = M>,
-        E: PolicyEvaluator<G> + ?Sized,
         F: FnMut(&Self, u32, f64) -> u32,
     {
-        scratch.path.clear();
         state.clone_from(root_state);
         let mut parent = 0_u32;
         let mut parent_player = self.nodes[0].player;
         let mut edge_index = first_edge as usize;
-        let mut completed = false;
-        let leaf_value = loop {
+        loop {
             let Edge {
                 mv,
                 child,
@@ -415,45 +498,105 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
                 ..
             } = self.edges[edge_index];
             state.play(mv);
-            let child = if child == NO_NODE {
-                match self.add_node(state, evaluator, scratch, false) {
+            if child == NO_NODE {
+                path.push(Step {
+                    edge: edge_index as u32,
+                    parent,
+                    same_player: state.to_move() == parent_player,
+                });
+                if self.batching && self.in_flight[edge_index] > 0 {
+                    return Descent::Joins(edge_index as u32);
+                }
+                state.legal_moves(&mut scratch.moves);
+                if !scratch.moves.is_empty() {
+                    return Descent::Evaluate;
+                }
+                return match self.add_terminal(state, false) {
                     Ok(child) => {
                         self.edges[edge_index].child = child;
-                        completed = self.nodes[child as usize].open == 0;
-                        child
+                        Descent::Known {
+                            value: self.nodes[child as usize].raw_value,
+                            completed: true,
+                        }
                     }
-                    Err(value) => {
-                        // Over the memory cap: valued, not kept.
-                        scratch.path.push(Step {
-                            edge: edge_index as u32,
-                            parent,
-                            same_player: state.to_move() == parent_player,
-                        });
-                        break value;
-                    }
-                }
-            } else {
-                child
-            };
+                    // Over the memory cap: valued, not kept.
+                    Err(value) => Descent::Known {
+                        value,
+                        completed: false,
+                    },
+                };
+            }
             let node = self.nodes[child as usize];
             let same_player = node.player == parent_player;
-            scratch.path.push(Step {
+            path.push(Step {
                 edge: edge_index as u32,
                 parent,
                 same_player,
             });
             if visits == 0 || node.terminal {
-                break node.raw_value;
+                return Descent::Known {
+                    value: node.raw_value,
+                    completed: false,
+                };
             }
             let node_value = if same_player { q } else { -q };
             edge_index = select(self, child, node_value) as usize;
             parent = child;
             parent_player = node.player;
-        };
+        }
+    }
+
+    /// Gives the last edge of a simulation's `path`, which ended at an
+    /// edge without a child, the node of its evaluated position (see
+    /// [`add_evaluated`](Tree::add_evaluated)); returns the leaf's value
+    /// for its player to move and whether a finished game was added (never:
+    /// the position has moves).
+    pub(crate) fn add_leaf<G>(
+        &mut self,
+        path: &[Step],
+        state: &G,
+        moves: &[M],
+        logits: &mut [f32],
+        value: f32,
+    ) -> f64
+    where
+        G: ActionSpace<Move = M>,
+    {
+        let edge = path.last().map_or(0, |step| step.edge as usize);
+        match self.add_evaluated(state, moves, logits, value, false) {
+            Ok(child) => {
+                self.edges[edge].child = child;
+                self.nodes[child as usize].raw_value
+            }
+            // Over the memory cap: valued, not kept.
+            Err(value) => value,
+        }
+    }
+
+    /// Counts a simulation along `path` as in flight (`delta = 1`) or no
+    /// longer (`delta = -1`).
+    pub(crate) fn mark_in_flight(&mut self, path: &[Step], delta: i32) {
+        if !self.batching {
+            return;
+        }
+        for step in path {
+            let count = &mut self.in_flight[step.edge as usize];
+            *count = if delta > 0 {
+                count.saturating_add(1)
+            } else {
+                count.saturating_sub(1)
+            };
+        }
+    }
+
+    /// Ends a simulation: if it `completed` a finished game, closes its
+    /// edge and every node above whose last open edge that was; then adds
+    /// `leaf_value` (for the player to move at the end of `path`) to every
+    /// edge of `path` and to the root, as running means (mctx's
+    /// `(V * N + G) / (N + 1)`).
+    pub(crate) fn back_up(&mut self, path: &[Step], leaf_value: f64, completed: bool) {
         if completed {
-            // A finished game was added: close its edge, and every node
-            // above whose last open edge that was.
-            for step in scratch.path.iter().rev() {
+            for step in path.iter().rev() {
                 let node = &mut self.nodes[step.parent as usize];
                 node.open -= 1;
                 if node.open > 0 {
@@ -461,14 +604,6 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
                 }
             }
         }
-        self.backup(&scratch.path, leaf_value);
-        scratch.path.len()
-    }
-
-    /// Adds `leaf_value` (for the player to move at the end of `path`) to
-    /// every edge of `path` and to the root, as running means (mctx's
-    /// `(V * N + G) / (N + 1)`).
-    fn backup(&mut self, path: &[Step], leaf_value: f64) {
         let mut value = leaf_value;
         for step in path.iter().rev() {
             if !step.same_player {
@@ -530,6 +665,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         kept_edges.shrink_to_fit();
         self.nodes = kept_nodes;
         self.edges = kept_edges;
+        if self.batching {
+            self.in_flight = vec![0; self.edges.len()];
+        }
         self.full = false;
         // An unvisited child (possible only after a cleared search) counts
         // its evaluation.

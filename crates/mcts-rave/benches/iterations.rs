@@ -1,6 +1,6 @@
 //! MCTS iterations per second: Othello (random and corner-first playouts,
-//! UCT and RAVE, one and two threads) and tic-tac-toe, next to the raw
-//! random-playout rate of `bitboard-othello`.
+//! UCT and RAVE, one and two threads, root and tree parallelism) and
+//! tic-tac-toe, next to the raw random-playout rate of `bitboard-othello`.
 //!
 //! Run with `cargo bench -p mcts-rave --bench iterations`. Each measured
 //! routine is one search of a fixed number of iterations from the start
@@ -13,7 +13,7 @@ use bitboard_othello::{Board, CornerFirstPlayout, RandomPlayout, random_playout}
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use game_traits::testing::TicTacToe;
 use game_traits::{Game, Limits, Playout, Searcher};
-use mcts_rave::{Mcts, MctsConfig, Rave, TreePolicy};
+use mcts_rave::{Mcts, MctsConfig, Parallelism, Rave, StatsSync, TreePolicy};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -86,6 +86,21 @@ fn othello(c: &mut Criterion) {
             &format!("othello/corner-first/rave/threads-{threads}"),
             rave().with_playout(CornerFirstPlayout::default()),
         );
+    }
+    // Tree parallelism: one shared tree, lock-free or locked statistics.
+    for (sync, name) in [(StatsSync::Atomic, "atomic"), (StatsSync::Mutex, "mutex")] {
+        for threads in [1, 2] {
+            let shared = config(threads)
+                .with_parallelism(Parallelism::Tree)
+                .with_stats_sync(sync);
+            bench_search(
+                c,
+                &format!("othello/random/rave/tree-{name}/threads-{threads}"),
+                Mcts::rave(shared, Rave::new())
+                    .unwrap()
+                    .with_playout(RandomPlayout),
+            );
+        }
     }
     // The generic `UniformPlayout` (a move list per ply, no bitboard
     // override of `play_out`), for comparison.

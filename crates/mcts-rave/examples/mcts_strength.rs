@@ -11,6 +11,15 @@
 //!                    --playouts) against a uniformly random player
 //!   uct-vs-greedy    the same against the greedy positional player
 //!                    (GreedySearcher with PositionalEvaluator)
+//!   tree-vs-root     RAVE (uniform random playouts) with 2 threads on one
+//!                    shared tree against 2 threads each with its own tree
+//!                    (root parallelism); use --time-ms and --parallel 1
+//!   tree-vs-single   the same shared tree against one thread
+//!   root-vs-single   root parallelism, 2 threads, against one thread
+//!   batch8-vs-batch1 UCT valuing its leaves with the positional evaluator,
+//!                    batches of 8 leaves (virtual loss) against one leaf per
+//!                    evaluator call, one thread, the same iterations per
+//!                    move (--playouts)
 //! options:
 //!   --playouts N       iterations per move
 //!   --time-ms T        milliseconds per move (instead of playouts)
@@ -31,7 +40,7 @@ use bitboard_othello::{Board, PositionalEvaluator};
 use game_traits::{
     GreedySearcher, Limits, RandomSearcher, SeriesOptions, SeriesResult, play_series,
 };
-use mcts_rave::{Mcts, MctsConfig, Rave};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Parallelism, Rave, same_hash};
 
 #[derive(Debug)]
 struct Options {
@@ -94,6 +103,21 @@ fn parse() -> Result<Options, String> {
     Ok(options)
 }
 
+/// RAVE with uniform random playouts on `threads` threads.
+fn parallel_rave(
+    config: MctsConfig,
+    threads: usize,
+    parallelism: Parallelism,
+) -> impl game_traits::Searcher<Board> + use<> {
+    Mcts::rave(
+        config.with_threads(threads).with_parallelism(parallelism),
+        Rave::new(),
+    )
+    .unwrap()
+    .with_playout(bitboard_othello::RandomPlayout)
+    .with_root_check(same_hash)
+}
+
 fn main() {
     let options = match parse() {
         Ok(options) => options,
@@ -118,6 +142,13 @@ fn main() {
         MctsConfig::default()
             .with_seed(seed)
             .with_exploration(options.exploration)
+    };
+    let rave_config = |seed: u64| {
+        config(seed).with_exploration(
+            options
+                .rave_exploration
+                .unwrap_or(Rave::OTHELLO_EXPLORATION),
+        )
     };
     let start = Board::start();
     let started = Instant::now();
@@ -162,6 +193,42 @@ fn main() {
             |_| GreedySearcher::new(PositionalEvaluator),
             &series,
         ),
+        "tree-vs-root" => play_series(
+            &start,
+            |seed| parallel_rave(rave_config(seed), 2, Parallelism::Tree),
+            |seed| parallel_rave(rave_config(seed), 2, Parallelism::Root),
+            &series,
+        ),
+        "tree-vs-single" => play_series(
+            &start,
+            |seed| parallel_rave(rave_config(seed), 2, Parallelism::Tree),
+            |seed| parallel_rave(rave_config(seed), 1, Parallelism::Root),
+            &series,
+        ),
+        "root-vs-single" => play_series(
+            &start,
+            |seed| parallel_rave(rave_config(seed), 2, Parallelism::Root),
+            |seed| parallel_rave(rave_config(seed), 1, Parallelism::Root),
+            &series,
+        ),
+        "batch8-vs-batch1" => {
+            let positional = |seed: u64, batch_size: usize| {
+                Mcts::uct(
+                    config(seed)
+                        .with_leaf(LeafEvaluation::Evaluator)
+                        .with_batch_size(batch_size),
+                )
+                .unwrap()
+                .with_evaluator(PositionalEvaluator)
+                .with_root_check(same_hash)
+            };
+            play_series(
+                &start,
+                |seed| positional(seed, 8),
+                |seed| positional(seed, 1),
+                &series,
+            )
+        }
         other => {
             eprintln!("error: unknown matchup {other}");
             std::process::exit(2);

@@ -20,6 +20,44 @@ pub enum LeafEvaluation {
     Evaluator,
 }
 
+/// How several threads share the work of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Parallelism {
+    /// Root parallelism: each thread grows its own tree from its own seed,
+    /// and the root statistics are summed (Chaslot, Winands & van den
+    /// Herik, *Parallel Monte-Carlo tree search*, CG 2008). No shared
+    /// writes; with an iteration budget, the same seed gives the same
+    /// search at any fixed number of threads.
+    #[default]
+    Root,
+    /// Tree parallelism: every thread works on one shared tree, whose
+    /// statistics are updated in place (see [`StatsSync`]); a simulation in
+    /// flight adds [`MctsConfig::virtual_loss`] lost visits to every node
+    /// of its path, so that the other threads look elsewhere. With one
+    /// thread and batches of one it is the same search as
+    /// [`Parallelism::Root`]; with more threads the interleaving of the
+    /// threads makes each search different.
+    Tree,
+}
+
+/// How the statistics of a shared tree ([`Parallelism::Tree`]) are kept
+/// consistent between threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum StatsSync {
+    /// Lock-free: a node's visit count and mean are one 64-bit atomic
+    /// updated by compare-and-swap, AMAF statistics likewise, simulations
+    /// in flight an atomic counter.
+    #[default]
+    Atomic,
+    /// One mutex per node's statistics (and per AMAF entry): fine-grained
+    /// locking, kept to be measured against the atomics.
+    Mutex,
+}
+
 /// Settings of an [`Mcts`](crate::Mcts) search. Build one from
 /// [`MctsConfig::default`] with the `with_*` methods.
 ///
@@ -49,8 +87,8 @@ pub struct MctsConfig {
     /// values in `[-1, 1]` (twice the constant one would use for rewards in
     /// `[0, 1]`). Default `1.0`.
     pub exploration: f32,
-    /// Search threads (root parallelism: one tree per thread, root
-    /// statistics summed). Default 1.
+    /// Search threads, sharing the work as [`parallelism`](MctsConfig::parallelism)
+    /// says. Default 1.
     pub threads: usize,
     /// Seed of the random number generators (thread `i` derives its own
     /// from it). Default 0.
@@ -71,6 +109,24 @@ pub struct MctsConfig {
     /// A playout that has not ended after this many plies is valued by the
     /// evaluator (games need not end). Default 10,000.
     pub max_playout_plies: u32,
+    /// How the threads share the work. Default [`Parallelism::Root`].
+    pub parallelism: Parallelism,
+    /// Lost visits a simulation in flight adds to each node of its path
+    /// in a shared tree (a value of `-1` each for the node's mover), until
+    /// it is backed up. 0 turns virtual loss off. Default 1; at most
+    /// [`MAX_VIRTUAL_LOSS`].
+    pub virtual_loss: u32,
+    /// Leaves each thread collects (with virtual loss, in a shared tree)
+    /// before it asks the evaluator for their values in one call (a
+    /// [`BatchValues`](crate::BatchValues) evaluator, from
+    /// [`Mcts::with_batch_evaluator`](crate::Mcts::with_batch_evaluator),
+    /// gets them as one batch). Above 1 the search uses a shared tree even with one thread, so with
+    /// several threads it needs [`Parallelism::Tree`]. Default 1; at most
+    /// [`MAX_BATCH_SIZE`].
+    pub batch_size: usize,
+    /// How a shared tree's statistics are synchronised. Default
+    /// [`StatsSync::Atomic`].
+    pub stats_sync: StatsSync,
 }
 
 impl Default for MctsConfig {
@@ -84,6 +140,10 @@ impl Default for MctsConfig {
             default_iterations: 10_000,
             reuse_tree: true,
             max_playout_plies: 10_000,
+            parallelism: Parallelism::Root,
+            virtual_loss: 1,
+            batch_size: 1,
+            stats_sync: StatsSync::Atomic,
         }
     }
 }
@@ -145,6 +205,40 @@ impl MctsConfig {
         self
     }
 
+    /// Sets how the threads share the work.
+    #[must_use]
+    pub fn with_parallelism(mut self, parallelism: Parallelism) -> Self {
+        self.parallelism = parallelism;
+        self
+    }
+
+    /// Sets the virtual loss of a simulation in flight.
+    #[must_use]
+    pub fn with_virtual_loss(mut self, virtual_loss: u32) -> Self {
+        self.virtual_loss = virtual_loss;
+        self
+    }
+
+    /// Sets the leaves evaluated per evaluator call.
+    #[must_use]
+    pub fn with_batch_size(mut self, batch_size: usize) -> Self {
+        self.batch_size = batch_size;
+        self
+    }
+
+    /// Sets how a shared tree's statistics are synchronised.
+    #[must_use]
+    pub fn with_stats_sync(mut self, stats_sync: StatsSync) -> Self {
+        self.stats_sync = stats_sync;
+        self
+    }
+
+    /// Whether the search grows one tree shared by its threads (tree
+    /// parallelism, or batches of leaves).
+    pub fn shares_tree(&self) -> bool {
+        self.parallelism == Parallelism::Tree || self.batch_size > 1
+    }
+
     /// Checks every setting.
     ///
     /// # Errors
@@ -187,6 +281,27 @@ impl MctsConfig {
                 expected: "at least 1",
             });
         }
+        if self.virtual_loss > MAX_VIRTUAL_LOSS {
+            return Err(ConfigError::Parameter {
+                name: "virtual_loss",
+                value: f64::from(self.virtual_loss),
+                expected: "0 to 1,000",
+            });
+        }
+        if !(1..=MAX_BATCH_SIZE).contains(&self.batch_size) {
+            return Err(ConfigError::Parameter {
+                name: "batch_size",
+                value: self.batch_size as f64,
+                expected: "1 to 4,096",
+            });
+        }
+        if self.batch_size > 1 && self.threads > 1 && self.parallelism == Parallelism::Root {
+            return Err(ConfigError::Parameter {
+                name: "batch_size",
+                value: self.batch_size as f64,
+                expected: "1 with root parallelism on several threads (batches need Parallelism::Tree)",
+            });
+        }
         Ok(())
     }
 }
@@ -204,6 +319,24 @@ struct MctsConfigRaw {
     default_iterations: u64,
     reuse_tree: bool,
     max_playout_plies: u32,
+    #[serde(default)]
+    parallelism: Parallelism,
+    #[serde(default = "one_u32")]
+    virtual_loss: u32,
+    #[serde(default = "one_usize")]
+    batch_size: usize,
+    #[serde(default)]
+    stats_sync: StatsSync,
+}
+
+#[cfg(feature = "serde")]
+fn one_u32() -> u32 {
+    1
+}
+
+#[cfg(feature = "serde")]
+fn one_usize() -> usize {
+    1
 }
 
 #[cfg(feature = "serde")]
@@ -220,6 +353,10 @@ impl TryFrom<MctsConfigRaw> for MctsConfig {
             default_iterations: raw.default_iterations,
             reuse_tree: raw.reuse_tree,
             max_playout_plies: raw.max_playout_plies,
+            parallelism: raw.parallelism,
+            virtual_loss: raw.virtual_loss,
+            batch_size: raw.batch_size,
+            stats_sync: raw.stats_sync,
         };
         config.validate()?;
         Ok(config)
@@ -228,6 +365,12 @@ impl TryFrom<MctsConfigRaw> for MctsConfig {
 
 /// The most search threads a configuration may ask for.
 pub const MAX_THREADS: usize = 256;
+
+/// The largest [`MctsConfig::virtual_loss`].
+pub const MAX_VIRTUAL_LOSS: u32 = 1_000;
+
+/// The largest [`MctsConfig::batch_size`].
+pub const MAX_BATCH_SIZE: usize = 4_096;
 
 /// A search setting out of range.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -272,6 +415,22 @@ mod tests {
         assert!(
             MctsConfig::default()
                 .with_default_iterations(0)
+                .validate()
+                .is_err()
+        );
+        let batches = MctsConfig::default().with_batch_size(8);
+        batches.validate().unwrap();
+        let error = batches.clone().with_threads(2).validate().unwrap_err();
+        assert!(error.to_string().contains("Parallelism::Tree"), "{error}");
+        batches
+            .with_threads(2)
+            .with_parallelism(Parallelism::Tree)
+            .validate()
+            .unwrap();
+        assert!(MctsConfig::default().with_batch_size(0).validate().is_err());
+        assert!(
+            MctsConfig::default()
+                .with_virtual_loss(1_001)
                 .validate()
                 .is_err()
         );

@@ -12,7 +12,7 @@ use game_traits::{
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::config::{ConfigError, LeafEvaluation, MctsConfig};
+use crate::config::{ConfigError, LeafEvaluation, MctsConfig, Parallelism};
 use crate::worker::STALL_WINDOW;
 
 /// Iterations between two looks at the clock and the stop flag. An
@@ -106,9 +106,25 @@ where
     ///
     /// # Errors
     ///
-    /// Returns [`ConfigError`] if a setting is out of range.
+    /// Returns [`ConfigError`] if a setting is out of range, or if it asks
+    /// for tree parallelism or batches of leaves (ISMCTS runs one tree per
+    /// thread and evaluates one leaf at a time).
     pub fn with_parts(config: MctsConfig, playout: P, evaluator: E) -> Result<Self, ConfigError> {
         config.validate()?;
+        if config.parallelism != Parallelism::Root {
+            return Err(ConfigError::Parameter {
+                name: "parallelism",
+                value: 1.0,
+                expected: "root (ISMCTS keeps one tree per thread)",
+            });
+        }
+        if config.batch_size != 1 {
+            return Err(ConfigError::Parameter {
+                name: "batch_size",
+                value: config.batch_size as f64,
+                expected: "1 (ISMCTS evaluates one leaf at a time)",
+            });
+        }
         Ok(Ismcts {
             config,
             playout,

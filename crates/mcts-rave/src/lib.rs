@@ -2,15 +2,23 @@
 
 mod config;
 mod ismcts;
+mod leaf;
 mod policy;
 mod search;
+mod shared_tree;
+mod shared_worker;
 mod tree;
 mod worker;
 
-pub use config::{ConfigError, LeafEvaluation, MAX_THREADS, MctsConfig};
+pub use config::{
+    ConfigError, LeafEvaluation, MAX_BATCH_SIZE, MAX_THREADS, MAX_VIRTUAL_LOSS, MctsConfig,
+    Parallelism, StatsSync,
+};
 pub use ismcts::Ismcts;
+pub use leaf::BatchValues;
 pub use policy::{Rave, RaveSchedule, TreePolicy, Uct};
 pub use search::{Mcts, same_hash, same_position};
+pub use shared_tree::VisitCountError;
 
 /// Bytes of one tree node for moves of type `M`, AMAF statistics not
 /// counted (RAVE adds [`AMAF_BYTES`] per node).

@@ -4,12 +4,19 @@
 use std::fmt;
 
 use game_traits::{
-    ActionSpace, Budget, Evaluator, Game, LimitKind, Limits, MoveInfo, OutcomeEvaluator, Playout,
-    PositionHash, SearchReport, SearchStats, Searcher, StopReason, UniformPlayout, zobrist,
+    ActionSpace, BatchEvaluator, Budget, Evaluator, Game, LimitKind, Limits, MoveInfo,
+    OutcomeEvaluator, Playout, PositionHash, SearchReport, SearchStats, Searcher, StopReason,
+    UniformPlayout, zobrist,
 };
 
-use crate::config::{ConfigError, LeafEvaluation, MctsConfig};
+use crate::config::{ConfigError, LeafEvaluation, MctsConfig, StatsSync};
+use crate::leaf::{BatchValues, one_by_one, whole};
 use crate::policy::{Rave, TreePolicy, Uct};
+use crate::shared_tree::{
+    AmafStats, Cells, EXPANDED, EXPANDING, LEAF, LockFree, Locked, NodeStats, SharedTree,
+    VisitCountError,
+};
+use crate::shared_worker::{Shared, SharedWorker, exact, mark_terminal};
 use crate::tree::Proof;
 use crate::worker::{Context, Ended, Share, Worker};
 
@@ -23,7 +30,8 @@ use crate::worker::{Context, Ended, Share, Worker};
 ///   gets its own clone.
 /// * `E`: the [`Evaluator`] used where playouts stop early
 ///   ([`LeafEvaluation`](crate::LeafEvaluation)); [`OutcomeEvaluator`] (0
-///   for unfinished positions) by default.
+///   for unfinished positions) by default. A [`BatchEvaluator`] such as a
+///   network goes in through [`BatchValues`] ([`Mcts::with_batch_evaluator`]).
 ///
 /// See the [crate documentation](crate) for the algorithm.
 pub struct Mcts<G: Game, T = Uct, P = UniformPlayout, E = OutcomeEvaluator> {
@@ -38,6 +46,201 @@ pub struct Mcts<G: Game, T = Uct, P = UniformPlayout, E = OutcomeEvaluator> {
     root: Option<G>,
     /// Whether a searched position is the kept root.
     same_position: fn(&G, &G) -> bool,
+    /// The tree all threads share ([`MctsConfig::shares_tree`]).
+    shared: Option<SharedTrees<G::Move>>,
+    /// The threads working on it.
+    shared_workers: Vec<Box<SharedWorker<G, P>>>,
+    /// How a batch of leaves is valued: one at a time, or in one call
+    /// ([`Mcts::with_batch_evaluator`]).
+    batch_values: fn(&E, &mut game_traits::Batch<G>),
+}
+
+/// A shared tree with either kind of synchronisation.
+enum SharedTrees<M> {
+    LockFree(SharedTree<M, LockFree>),
+    Locked(SharedTree<M, Locked>),
+}
+
+/// Runs `$body` with `$tree` bound to the shared tree, whichever its kind.
+macro_rules! with_tree {
+    ($trees:expr, $tree:ident => $body:expr) => {
+        match $trees {
+            SharedTrees::LockFree($tree) => $body,
+            SharedTrees::Locked($tree) => $body,
+        }
+    };
+}
+
+impl<M: Copy + PartialEq> SharedTrees<M> {
+    fn new(sync: StatsSync, capacity: usize, amaf: bool, num_actions: usize) -> Self {
+        match sync {
+            StatsSync::Mutex => SharedTrees::Locked(SharedTree::new(capacity, amaf, num_actions)),
+            _ => SharedTrees::LockFree(SharedTree::new(capacity, amaf, num_actions)),
+        }
+    }
+
+    fn len(&self) -> usize {
+        with_tree!(self, tree => tree.len())
+    }
+
+    fn memory_bytes(&self) -> usize {
+        with_tree!(self, tree => tree.memory_bytes())
+    }
+
+    fn num_actions(&self) -> usize {
+        with_tree!(self, tree => tree.num_actions)
+    }
+
+    fn root_visits(&self) -> u64 {
+        with_tree!(self, tree => if tree.is_empty() { 0 } else { u64::from(tree.node(0).stats.read().visits) })
+    }
+
+    fn subtree(&self, mv: M) -> Option<Self> {
+        match self {
+            SharedTrees::LockFree(tree) => tree.subtree(mv).map(SharedTrees::LockFree),
+            SharedTrees::Locked(tree) => tree.subtree(mv).map(SharedTrees::Locked),
+        }
+    }
+
+    /// The root's children as the report needs them.
+    fn root_moves(&self) -> Vec<RootMove<M>> {
+        with_tree!(self, tree => shared_root_moves(tree))
+    }
+
+    /// `best`, then the most visited child below it, and so on.
+    fn principal_variation(&self, best: M) -> Vec<M> {
+        with_tree!(self, tree => {
+            let mut pv = vec![best];
+            if let Some(mut node) = tree.child(0, best) {
+                while let Some(child) = tree.most_visited_child(node) {
+                    pv.push(tree.node(child).mv());
+                    node = child;
+                }
+            }
+            pv
+        })
+    }
+}
+
+fn shared_root_moves<M: Copy + PartialEq, C: Cells>(tree: &SharedTree<M, C>) -> Vec<RootMove<M>> {
+    tree.node(0)
+        .children()
+        .map(|child| {
+            let node = tree.node(child);
+            let stats = node.stats.read();
+            let (proof, proof_plies) = node.proof();
+            let (amaf_visits, amaf_sum) = if tree.has_amaf() {
+                tree.amaf(child).stats.read()
+            } else {
+                (0, 0.0)
+            };
+            RootMove {
+                mv: node.mv(),
+                visits: u64::from(stats.visits),
+                value_sum: f64::from(stats.mean) * f64::from(stats.visits),
+                amaf_visits: u64::from(amaf_visits),
+                amaf_sum: f64::from(amaf_sum),
+                proof,
+                proof_plies,
+            }
+        })
+        .collect()
+}
+
+/// Makes sure the shared tree has an expanded root for `root`, which has
+/// `moves`; returns `false` if its children do not fit (a kept tree that
+/// is full).
+fn prepare_shared_root<G, T, E, C>(
+    tree: &SharedTree<G::Move, C>,
+    root: &G,
+    moves: &[G::Move],
+    ctx: &Context<'_, T, E>,
+) -> bool
+where
+    G: Game,
+    T: TreePolicy<G>,
+    C: Cells,
+{
+    if tree.is_empty() {
+        tree.set_root(moves[0], root.to_move().opponent());
+    }
+    let top = tree.node(0);
+    if top.kind.load(std::sync::atomic::Ordering::Acquire) != EXPANDED {
+        // No other thread runs yet.
+        top.kind
+            .store(EXPANDING, std::sync::atomic::Ordering::Relaxed);
+        // The root's children always get their block, whatever the cap.
+        let Some(first) = tree.allocate(moves.len(), usize::MAX) else {
+            top.kind.store(LEAF, std::sync::atomic::Ordering::Relaxed);
+            return false;
+        };
+        let mover = root.to_move();
+        let base = mover.index() * ctx.num_actions;
+        tree.expand(0, first, moves, mover, |mv| {
+            (base + ctx.policy.action_index(root, mv)) as u32
+        });
+    }
+    if top.proof().0 == Proof::Unknown {
+        // The root's children that end the game at once are proven now, so
+        // that an immediate win is found before any iteration.
+        let mut child_state = root.clone();
+        for child in top.children() {
+            let node = tree.node(child);
+            if node.kind.load(std::sync::atomic::Ordering::Relaxed) != LEAF
+                || node.proof().0 != Proof::Unknown
+            {
+                continue;
+            }
+            child_state.clone_from(root);
+            child_state.play(node.mv());
+            if child_state.outcome().is_some() {
+                mark_terminal(tree, child, exact(&child_state));
+            }
+        }
+        let (proof, plies) = tree.solve(0);
+        top.prove(proof, plies);
+    }
+    true
+}
+
+/// Runs `workers` on the shared `tree`, the first on this thread.
+fn run_shared_threads<G, P, T, E, C>(
+    workers: &mut [Box<SharedWorker<G, P>>],
+    state: &G,
+    context: &Context<'_, T, E>,
+    tree: &SharedTree<G::Move, C>,
+    shared: &Shared,
+    values: fn(&E, &mut game_traits::Batch<G>),
+    budget: &Budget<'_>,
+) -> Vec<(u64, Ended)>
+where
+    G: Game,
+    P: Playout<G> + Send,
+    T: TreePolicy<G>,
+    E: Evaluator<G>,
+    C: Cells,
+{
+    let (main, helpers) = workers.split_at_mut(1);
+    if helpers.is_empty() {
+        return vec![main[0].run(state, context, tree, shared, values, budget)];
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .map(|worker| {
+                scope.spawn(move || worker.run(state, context, tree, shared, values, budget))
+            })
+            .collect();
+        let mut results = vec![main[0].run(state, context, tree, shared, values, budget)];
+        for handle in handles {
+            results.push(
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        results
+    })
 }
 
 impl<G: Game> Mcts<G> {
@@ -91,6 +294,9 @@ where
             workers: Vec::new(),
             root: None,
             same_position: same_position::<G>,
+            shared: None,
+            shared_workers: Vec::new(),
+            batch_values: one_by_one::<G, E>,
         })
     }
 
@@ -104,6 +310,9 @@ where
             workers: Vec::new(),
             root: None,
             same_position: self.same_position,
+            shared: None,
+            shared_workers: Vec::new(),
+            batch_values: self.batch_values,
         }
     }
 
@@ -128,6 +337,37 @@ where
             workers: Vec::new(),
             root: None,
             same_position: self.same_position,
+            shared: None,
+            shared_workers: Vec::new(),
+            batch_values: one_by_one::<G, F>,
+        }
+    }
+
+    /// The same search with a [`BatchEvaluator`] (a network, say) valuing
+    /// its leaves (trees are dropped). As with
+    /// [`with_evaluator`](Mcts::with_evaluator), leaves valued by playouts
+    /// alone are now valued by the evaluator. With
+    /// [`MctsConfig::batch_size`] above 1, each thread collects that many
+    /// leaves (with virtual loss) and evaluates them in one call.
+    pub fn with_batch_evaluator<B: BatchEvaluator<G>>(
+        self,
+        evaluator: B,
+    ) -> Mcts<G, T, P, BatchValues<B>> {
+        let mut config = self.config;
+        if config.leaf == LeafEvaluation::Playout {
+            config.leaf = LeafEvaluation::Evaluator;
+        }
+        Mcts {
+            config,
+            policy: self.policy,
+            playout: self.playout,
+            evaluator: BatchValues(evaluator),
+            workers: Vec::new(),
+            root: None,
+            same_position: self.same_position,
+            shared: None,
+            shared_workers: Vec::new(),
+            batch_values: whole::<G, B>,
         }
     }
 
@@ -155,7 +395,11 @@ where
 
     /// Nodes currently kept, all threads together.
     pub fn tree_nodes(&self) -> usize {
-        self.workers.iter().map(|worker| worker.tree.len()).sum()
+        self.workers
+            .iter()
+            .map(|worker| worker.tree.len())
+            .sum::<usize>()
+            + self.shared.as_ref().map_or(0, SharedTrees::len)
     }
 
     /// Bytes the kept trees hold reserved (nodes and AMAF statistics, all
@@ -168,7 +412,8 @@ where
                 worker.tree.nodes.capacity() * crate::node_bytes::<G::Move>()
                     + worker.tree.amaf.capacity() * crate::AMAF_BYTES
             })
-            .sum()
+            .sum::<usize>()
+            + self.shared.as_ref().map_or(0, SharedTrees::memory_bytes)
     }
 
     /// Visits of the root of the kept trees, all threads together (0
@@ -179,7 +424,26 @@ where
             .iter()
             .filter(|worker| !worker.tree.is_empty())
             .map(|worker| u64::from(worker.tree.nodes[0].visits))
-            .sum()
+            .sum::<u64>()
+            + self.shared.as_ref().map_or(0, SharedTrees::root_visits)
+    }
+
+    /// Checks that the visits of the shared tree add up, as after every
+    /// search they must whatever the threads' interleaving: nothing left
+    /// in flight, and each expanded node one visit more than its children
+    /// together (at least that once proven, since simulations stop at a
+    /// proven node; a root expanded before its first simulation has
+    /// exactly its children's visits). Trees of root parallelism are not shared and are not
+    /// checked.
+    ///
+    /// # Errors
+    ///
+    /// Returns the first node found whose visits do not add up.
+    pub fn check_visit_counts(&self) -> Result<(), VisitCountError> {
+        self.shared.as_ref().map_or(
+            Ok(()),
+            |trees| with_tree!(trees, tree => tree.check_visits()),
+        )
     }
 
     fn thread_seed(&self, thread: usize) -> u64 {
@@ -195,6 +459,7 @@ where
         for worker in &mut self.workers {
             worker.tree.clear();
         }
+        self.shared = None;
         self.root = None;
     }
 
@@ -209,12 +474,115 @@ where
             self.clear_trees();
             self.root = Some(state.clone());
         }
+        if self.config.shares_tree() {
+            while self.shared_workers.len() < self.config.threads {
+                let seed = self.thread_seed(self.shared_workers.len());
+                self.shared_workers
+                    .push(Box::new(SharedWorker::new(self.playout.clone(), seed)));
+            }
+            self.shared_workers.truncate(self.config.threads);
+            return;
+        }
         while self.workers.len() < self.config.threads {
             let seed = self.thread_seed(self.workers.len());
             self.workers
                 .push(Box::new(Worker::new(self.playout.clone(), seed)));
         }
         self.workers.truncate(self.config.threads);
+    }
+
+    /// Runs the threads on the shared tree; returns the iterations done and
+    /// why the search ended.
+    fn run_shared(
+        &mut self,
+        state: &G,
+        moves: &[G::Move],
+        limits: &Limits,
+        budget: &Budget<'_>,
+    ) -> (u64, StopReason) {
+        let context = Context {
+            policy: &self.policy,
+            evaluator: &self.evaluator,
+            exploration: self.config.exploration,
+            leaf: self.config.leaf,
+            max_playout_plies: self.config.max_playout_plies,
+            num_actions: if T::AMAF {
+                self.policy.num_actions(state)
+            } else {
+                0
+            },
+        };
+        let default_budget = limits.uses_default_budget(|kind| kind != LimitKind::Depth);
+        let iterations = limits
+            .iterations
+            .or(default_budget.then_some(self.config.default_iterations));
+        let node_cap = limits.nodes.map_or(self.config.max_nodes, |nodes| {
+            nodes.min(self.config.max_nodes)
+        });
+        let shared = Shared {
+            claimed: 0.into(),
+            started: 0.into(),
+            limit: iterations.unwrap_or(u64::MAX),
+            node_cap: node_cap as usize,
+            stop_when_full: limits
+                .nodes
+                .is_some_and(|nodes| nodes <= self.config.max_nodes),
+            // A node budget alone ends only when the tree reaches it.
+            stop_when_stalled: limits.nodes.is_some()
+                && limits.time.is_none()
+                && limits.iterations.is_none()
+                && limits.stop.is_none(),
+            virtual_loss: self.config.virtual_loss,
+            batch_size: self.config.batch_size,
+        };
+        if T::AMAF
+            && self
+                .shared
+                .as_ref()
+                .is_some_and(|tree| tree.num_actions() != context.num_actions)
+        {
+            self.shared = None;
+        }
+        // The root's children always fit, whatever the cap.
+        let capacity = (self.config.max_nodes as usize).max(1 + moves.len());
+        let (sync, amaf, num_actions) = (self.config.stats_sync, T::AMAF, context.num_actions);
+        let mut ready = false;
+        for _attempt in 0..2 {
+            let tree = self
+                .shared
+                .get_or_insert_with(|| SharedTrees::new(sync, capacity, amaf, num_actions));
+            ready = with_tree!(&*tree, tree => prepare_shared_root(tree, state, moves, &context));
+            if ready {
+                break;
+            }
+            // A kept tree too full for the root's children: start afresh.
+            self.shared = None;
+        }
+        debug_assert!(ready, "a fresh tree holds the root's children");
+        for worker in &mut self.shared_workers {
+            worker.prepare(amaf, num_actions);
+        }
+        let results = match &self.shared {
+            Some(trees) => with_tree!(trees, tree => run_shared_threads(
+                &mut self.shared_workers,
+                state,
+                &context,
+                tree,
+                &shared,
+                self.batch_values,
+                budget,
+            )),
+            None => Vec::new(),
+        };
+        let total = results.iter().map(|&(done, _)| done).sum();
+        let ended = if results.iter().any(|&(_, ended)| ended == Ended::Solved) {
+            Ended::Solved
+        } else {
+            results
+                .first()
+                .map_or(Ended::Iterations, |&(_, ended)| ended)
+        };
+        (total, stop_reason(ended, limits))
     }
 
     /// Runs the threads; returns the iterations done and why the search
@@ -300,15 +668,7 @@ where
         } else {
             results[0].1
         };
-        let reason = match ended {
-            Ended::Solved => StopReason::Solved,
-            Ended::Stalled => StopReason::Exhausted,
-            Ended::Full => StopReason::Nodes,
-            Ended::Interrupted(reason) => reason,
-            Ended::Iterations if limits.iterations.is_some() => StopReason::Iterations,
-            Ended::Iterations => StopReason::DefaultBudget,
-        };
-        (total, reason)
+        (total, stop_reason(ended, limits))
     }
 
     /// Root statistics summed over the threads, in root move order.
@@ -383,6 +743,18 @@ where
             }
         }
         pv
+    }
+}
+
+/// The stop reason of a search whose main thread ended for `ended`.
+fn stop_reason(ended: Ended, limits: &Limits) -> StopReason {
+    match ended {
+        Ended::Solved => StopReason::Solved,
+        Ended::Stalled => StopReason::Exhausted,
+        Ended::Full => StopReason::Nodes,
+        Ended::Interrupted(reason) => reason,
+        Ended::Iterations if limits.iterations.is_some() => StopReason::Iterations,
+        Ended::Iterations => StopReason::DefaultBudget,
     }
 }
 
@@ -476,8 +848,16 @@ where
             return SearchReport::game_over(state, budget.elapsed());
         }
         self.sync_root(state);
-        let (iterations, stop) = self.run(state, &moves, limits, &budget);
-        let merged = self.merged_root();
+        let shares_tree = self.config.shares_tree();
+        let (iterations, stop) = if shares_tree {
+            self.run_shared(state, &moves, limits, &budget)
+        } else {
+            self.run(state, &moves, limits, &budget)
+        };
+        let merged = match &self.shared {
+            Some(tree) if shares_tree => tree.root_moves(),
+            _ => self.merged_root(),
+        };
         let best = merged
             .iter()
             .enumerate()
@@ -503,12 +883,23 @@ where
                 info
             })
             .collect();
-        let depth = self
-            .workers
-            .iter()
-            .map(|worker| worker.max_depth)
-            .max()
-            .unwrap_or(0);
+        let depth = if shares_tree {
+            self.shared_workers
+                .iter()
+                .map(|worker| worker.max_depth)
+                .max()
+                .unwrap_or(0)
+        } else {
+            self.workers
+                .iter()
+                .map(|worker| worker.max_depth)
+                .max()
+                .unwrap_or(0)
+        };
+        let pv = match &self.shared {
+            Some(tree) if shares_tree => tree.principal_variation(best_move),
+            _ => self.principal_variation(best_move),
+        };
         let stats = SearchStats::new(
             iterations,
             self.tree_nodes() as u64,
@@ -517,7 +908,7 @@ where
         )
         .with_stop(stop);
         SearchReport::new(Some(best_move), value)
-            .with_pv(self.principal_variation(best_move))
+            .with_pv(pv)
             .with_moves(infos)
             .with_stats(stats)
     }
@@ -539,6 +930,7 @@ where
         for worker in &mut self.workers {
             worker.tree.advance(played);
         }
+        self.shared = self.shared.take().and_then(|tree| tree.subtree(played));
     }
 
     /// Drops the trees and restarts every random generator from the seed.
@@ -547,6 +939,10 @@ where
         for thread in 0..self.workers.len() {
             let seed = self.thread_seed(thread);
             self.workers[thread].reseed(seed);
+        }
+        for thread in 0..self.shared_workers.len() {
+            let seed = self.thread_seed(thread);
+            self.shared_workers[thread].reseed(seed);
         }
     }
 

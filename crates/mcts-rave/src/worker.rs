@@ -13,7 +13,7 @@ use crate::tree::{Kind, Proof, Tree};
 /// Reading the clock costs about as much as a few hundred tree steps of a
 /// small game; once every this many iterations keeps it negligible while
 /// overshooting a time budget by microseconds only.
-const TIME_CHECK_STRIDE: u64 = 8;
+pub(crate) const TIME_CHECK_STRIDE: u64 = 8;
 
 /// Iterations without a new node after which a search that only a node
 /// budget bounds, or that only looks for a shorter proven win, ends (or as

@@ -13,7 +13,7 @@ use game_traits::testing::{
 use game_traits::{InformationSet, Limits, Player, StopReason};
 use jungle::hidden::{HiddenInfoSet, HiddenRules, Referee};
 use jungle::{Jungle, JungleEvaluator, JunglePlayout};
-use mcts_rave::{Ismcts, LeafEvaluation, MctsConfig};
+use mcts_rave::{Ismcts, LeafEvaluation, MctsConfig, Parallelism};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -298,4 +298,9 @@ fn a_node_budget_and_the_memory_cap_bound_the_tree() {
 fn bad_settings_are_refused() {
     let error = Ismcts::<ShellInfo>::new(MctsConfig::default().with_threads(0)).unwrap_err();
     assert!(error.to_string().contains("threads"), "{error}");
+    let tree = MctsConfig::default().with_parallelism(Parallelism::Tree);
+    let error = Ismcts::<ShellInfo>::new(tree).unwrap_err();
+    assert!(error.to_string().contains("parallelism"), "{error}");
+    let error = Ismcts::<ShellInfo>::new(MctsConfig::default().with_batch_size(4)).unwrap_err();
+    assert!(error.to_string().contains("batch_size"), "{error}");
 }
