@@ -70,7 +70,7 @@ use game_traits::{
 };
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
 use jungle::Jungle;
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, TreePolicy, Uct};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Parallelism, Rave, TreePolicy, Uct};
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 /// A searcher behind a box, as tournaments mix them.
@@ -283,6 +283,7 @@ pub struct SearcherInfo {
 }
 
 const PLAYOUTS: ValueKind = ValueKind::Choice(&["random", "heuristic"]);
+const PARALLELISM: ValueKind = ValueKind::Choice(&["root", "tree"]);
 
 /// The budget keys every searcher takes.
 pub const BUDGET_KEYS: &[KeyInfo] = &[
@@ -340,7 +341,13 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 key: "threads",
                 kind: ValueKind::Integer { min: 1 },
                 default: "1",
-                help: "root-parallel search threads",
+                help: "search threads (see par)",
+            },
+            KeyInfo {
+                key: "par",
+                kind: PARALLELISM,
+                default: "root",
+                help: "root: a tree per thread, root statistics summed; tree: one shared tree with virtual loss",
             },
             KeyInfo {
                 key: "reuse",
@@ -389,7 +396,13 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 key: "threads",
                 kind: ValueKind::Integer { min: 1 },
                 default: "1",
-                help: "root-parallel search threads",
+                help: "search threads (see par)",
+            },
+            KeyInfo {
+                key: "par",
+                kind: PARALLELISM,
+                default: "root",
+                help: "root: a tree per thread, root statistics summed; tree: one shared tree with virtual loss",
             },
             KeyInfo {
                 key: "reuse",
@@ -917,7 +930,11 @@ fn mcts<G: RegistryGame, T: TreePolicy<G> + 'static>(
         .with_seed(seed)
         .with_exploration(spec.number("c").map_or(exploration, |c| c as f32))
         .with_threads(spec.integer("threads").unwrap_or(1) as usize)
-        .with_reuse_tree(spec.switch("reuse").unwrap_or(true));
+        .with_reuse_tree(spec.switch("reuse").unwrap_or(true))
+        .with_parallelism(match spec.choice("par") {
+            Some("tree") => Parallelism::Tree,
+            _ => Parallelism::Root,
+        });
     if let Some(depth) = spec.integer("cutoff") {
         config = config.with_leaf(LeafEvaluation::PlayoutCutoff {
             depth: u32::try_from(depth).unwrap_or(u32::MAX),
@@ -1066,6 +1083,30 @@ mod tests {
             Err(RegistryError::Unsupported { .. })
         ));
         assert!(build_searcher::<Board>(&solver, 0).is_ok());
+    }
+
+    #[test]
+    fn tree_parallelism_is_a_setting_of_uct_and_rave() {
+        for text in [
+            "uct:iters=400,threads=2,par=tree",
+            "rave:iters=400,threads=2,par=tree",
+        ] {
+            let spec: SearcherSpec = text.parse().unwrap();
+            let mut searcher = build_searcher::<TicTacToe>(&spec, 3).unwrap();
+            let start = TicTacToe::default();
+            let report = searcher.search(&start, &spec.limits());
+            assert!(
+                report
+                    .best
+                    .is_some_and(|mv| game_traits::Game::is_legal(&start, mv)),
+                "{text}"
+            );
+            assert_eq!(report.stats.iterations, 400, "{text}");
+        }
+        assert!(matches!(
+            "uct:par=leaf".parse::<SearcherSpec>(),
+            Err(RegistryError::BadValue { .. })
+        ));
     }
 
     #[test]
