@@ -1,0 +1,763 @@
+//! The position: stones, side to move and rule, with the line bitboards
+//! and shape caches that are kept up to date with every stone.
+
+use game_traits::zobrist::{keys, mix64};
+use game_traits::{Outcome, Player};
+
+use crate::bits::Bits;
+use crate::shape::{BASE3, Direction, FiveKind, Shape};
+use crate::{Move, MoveSet, Rule};
+
+/// The smallest board side.
+pub const MIN_SIZE: usize = 5;
+/// The largest board side.
+pub const MAX_SIZE: usize = 22;
+/// The usual board side (standard, renju and freestyle-15 leagues).
+pub const DEFAULT_SIZE: usize = 15;
+/// Cells of the largest board.
+pub(crate) const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
+/// Lines per direction on the largest board (diagonals: `2 * size - 1`).
+const MAX_LINES: usize = 2 * MAX_SIZE - 1;
+
+/// Zobrist keys: one per player and cell of the largest board, then the
+/// key of `Player::Second` to move.
+static ZOBRIST: [u64; 2 * MAX_CELLS + 1] = keys(0x0060_6D6F_6B75_0001);
+const SIDE_KEY: u64 = ZOBRIST[2 * MAX_CELLS];
+
+/// Line steps `(dx, dy)` by direction index, `y` upwards.
+const STEPS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Per shape code: counts packed as `five | fours << 4 | open << 8 |
+/// three << 12`, so the four directions of a cell add up without
+/// overflow.
+const PACK: [u16; 16] = {
+    let mut pack = [0u16; 16];
+    pack[Shape::Five as usize] = 1;
+    pack[Shape::Four as usize] = 1 << 4;
+    pack[Shape::OpenFour as usize] = (1 << 4) | (1 << 8);
+    pack[Shape::DoubleFour as usize] = (2 << 4) | (1 << 8);
+    pack[Shape::OpenThree as usize] = 1 << 12;
+    pack[Shape::BrokenThree as usize] = 1 << 12;
+    pack
+};
+
+/// What a cell's four shapes for one player add up to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Summary {
+    /// A five in some direction.
+    pub(crate) five: bool,
+    /// Fours made (two fours on one line count two).
+    pub(crate) fours: u32,
+    /// A straight four or two fours: the opponent cannot stop the five.
+    pub(crate) open_four: bool,
+    /// Open or broken threes made.
+    pub(crate) threes: u32,
+}
+
+impl Summary {
+    #[inline]
+    pub(crate) fn of(nibbles: u32) -> Summary {
+        let pack = PACK[(nibbles & 0xF) as usize]
+            + PACK[((nibbles >> 4) & 0xF) as usize]
+            + PACK[((nibbles >> 8) & 0xF) as usize]
+            + PACK[((nibbles >> 12) & 0xF) as usize];
+        let fours = u32::from((pack >> 4) & 0xF);
+        Summary {
+            five: pack & 0xF != 0,
+            fours,
+            open_four: (pack >> 8) & 0xF != 0 || fours >= 2,
+            threes: u32::from(pack >> 12),
+        }
+    }
+}
+
+/// A Gomoku position: a square board of 5x5 to 22x22 cells, the stones,
+/// the player to move and the [`Rule`]. `Player::First` is Black (`X`),
+/// who moves first from the empty board.
+///
+/// Implements [`Game`](game_traits::Game) (moves are cells, plus a pass
+/// that only renju's Black can ever need),
+/// [`ActionSpace`](game_traits::ActionSpace) (`size * size + 1` actions:
+/// cell `y * size + x`, then the pass), [`PositionHash`](game_traits::PositionHash)
+/// (Zobrist, incremental) and [`ColorFlip`](game_traits::ColorFlip) (swap
+/// the stones and the player to move; exact for freestyle and standard
+/// only, see below).
+///
+/// # Representation
+///
+/// Every line of the board (rows, columns and both diagonals) is a bitset
+/// per player, and every empty cell caches, per player and direction, the
+/// [`Shape`] the player would make there: a table lookup on the cell's
+/// neighbourhood of 4 (freestyle) or 5 (exact five) cells each side.
+/// Placing a stone updates the four line bitsets and re-reads the shapes
+/// of the at most 40 empty cells on its lines within reach; the cells
+/// where each player can make a five, an open four, a four or an open
+/// three are kept as bitsets. So five detection is a bit test, and the
+/// threats that playouts, evaluators and the VCF and VCT solvers need are
+/// read, not searched. The position is about 4 KB and cloned by copying.
+///
+/// # Rules
+///
+/// A move that makes a five (as the rule counts it) wins; a full board is
+/// a draw. Under renju, Black's forbidden moves
+/// ([`is_forbidden`](Gomoku::is_forbidden)) are not legal. The RIF rules
+/// let a player pass at any time; this crate lists a pass only where it is
+/// the sole option, for Black under renju when every empty cell is
+/// forbidden. Two passes in a row cannot happen (White can always place a
+/// stone while there is an empty cell), so the game still ends with a five
+/// or a full board, within [`max_plies`](Gomoku::max_plies).
+///
+/// # Colour flip and renju
+///
+/// [`ColorFlip`](game_traits::ColorFlip) swaps the stones and the player to
+/// move. Under freestyle and standard the rules treat both players alike,
+/// so the flipped position is the same game seen from the other side:
+/// mapped legal moves, flipped outcome, equal values. Renju has no such
+/// symmetry: Black's restrictions (and exact-five win) belong to Black,
+/// whoever has which stones, so after swapping the stones the restricted
+/// player holds the other player's position. `color_flipped` still swaps
+/// stones and side (flipping twice gives the position back), but the
+/// flipped renju position is a different game; [`Rule::is_color_symmetric`]
+/// tells which rules the `ColorFlip` properties hold for.
+///
+/// ```
+/// use game_traits::{Game, Outcome, Player};
+/// use gomoku::{Gomoku, Move, Rule};
+///
+/// let mut game = Gomoku::new();
+/// for name in ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"] {
+///     game.try_play(name.parse::<Move>()?)?;
+/// }
+/// assert_eq!(game.outcome(), None);
+/// game.try_play("l8".parse::<Move>()?)?;
+/// assert_eq!(game.outcome(), Some(Outcome::Win(Player::First)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Gomoku {
+    size: u8,
+    rule: Rule,
+    /// How each player's fives count (by player index).
+    kinds: [FiveKind; 2],
+    side: Player,
+    outcome: Option<Outcome>,
+    stone_count: u16,
+    hash: u64,
+    stones: [Bits; 2],
+    /// Cells within two steps (in both coordinates) of a stone.
+    near: Bits,
+    /// By player: cells that make a five.
+    fives: [Bits; 2],
+    /// By player: cells that make a straight four or two fours.
+    open_fours: [Bits; 2],
+    /// By player: cells that make at least one four.
+    fours: [Bits; 2],
+    /// By player: cells that make an open or broken three.
+    threes: [Bits; 2],
+    /// By player, direction and line: the stones, bit `i` for the `i`-th
+    /// cell along the line.
+    lines: [[[u32; MAX_LINES]; 4]; 2],
+    /// By cell: the shape codes, 4 bits per direction, Black in the low 16
+    /// bits and White in the high 16. Zero for occupied cells.
+    codes: [u32; MAX_CELLS],
+}
+
+/// The line through `(x, y)` in direction `dir`: its index, the cell's
+/// position along it, and its length.
+#[inline]
+pub(crate) fn line_of(size: usize, x: usize, y: usize, dir: usize) -> (usize, usize, usize) {
+    match dir {
+        0 => (y, x, size),
+        1 => (x, y, size),
+        2 => (x + size - 1 - y, x.min(y), size - x.abs_diff(y)),
+        _ => {
+            let sum = x + y;
+            if sum < size {
+                (sum, x, sum + 1)
+            } else {
+                (sum, size - 1 - y, 2 * size - 1 - sum)
+            }
+        }
+    }
+}
+
+/// The pattern-table index of position `position` of a line of length
+/// `len`, with `own` and `other` the two players' stones on it.
+#[inline]
+pub(crate) fn window_index(
+    kind: FiveKind,
+    own: u64,
+    other: u64,
+    position: usize,
+    len: usize,
+) -> usize {
+    let half = kind.half();
+    let mask = (1u64 << (2 * half + 1)) - 1;
+    let wall = !(((1u64 << len) - 1) << half);
+    let own = ((own << half) >> position) & mask;
+    let blocked = (((other << half) | wall) >> position) & mask;
+    let low = (1u64 << half) - 1;
+    let own = (own & low) | ((own >> (half + 1)) << half);
+    let blocked = (blocked & low) | ((blocked >> (half + 1)) << half);
+    BASE3[own as usize] as usize + 2 * BASE3[blocked as usize] as usize
+}
+
+/// A run of five (as `kind` counts it) anywhere in the line `stones`.
+#[inline]
+fn has_five(kind: FiveKind, stones: u64) -> bool {
+    let runs = stones & (stones >> 1) & (stones >> 2) & (stones >> 3) & (stones >> 4);
+    match kind {
+        FiveKind::AtLeast => runs != 0,
+        FiveKind::Exact => runs & !(stones << 1) & !(stones >> 5) != 0,
+    }
+}
+
+impl Default for Gomoku {
+    fn default() -> Self {
+        Gomoku::new()
+    }
+}
+
+impl Gomoku {
+    /// The empty 15x15 board under freestyle, Black to move.
+    #[must_use]
+    pub fn new() -> Gomoku {
+        Gomoku::empty(DEFAULT_SIZE, Rule::Freestyle)
+    }
+
+    /// The empty 15x15 board under `rule`, Black to move.
+    #[must_use]
+    pub fn with_rule(rule: Rule) -> Gomoku {
+        Gomoku::empty(DEFAULT_SIZE, rule)
+    }
+
+    /// The empty `size` x `size` board under `rule`, Black to move.
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError::Size`] unless `size` is in `5..=22`.
+    pub fn with_size(size: usize, rule: Rule) -> Result<Gomoku, PositionError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(PositionError::Size { size });
+        }
+        Ok(Gomoku::empty(size, rule))
+    }
+
+    fn empty(size: usize, rule: Rule) -> Gomoku {
+        debug_assert!((MIN_SIZE..=MAX_SIZE).contains(&size));
+        let mut game = Gomoku {
+            size: size as u8,
+            rule,
+            kinds: [
+                rule.five_kind(Player::First),
+                rule.five_kind(Player::Second),
+            ],
+            side: Player::First,
+            outcome: None,
+            stone_count: 0,
+            hash: mix64(((size as u64) << 8) | rule.protocol_value() as u64 | 0x6000),
+            stones: [Bits::new(); 2],
+            near: Bits::new(),
+            fives: [Bits::new(); 2],
+            open_fours: [Bits::new(); 2],
+            fours: [Bits::new(); 2],
+            threes: [Bits::new(); 2],
+            lines: [[[0; MAX_LINES]; 4]; 2],
+            codes: [0; MAX_CELLS],
+        };
+        // A lone stone makes no shape, so every cache starts empty.
+        game
+    }
+
+    /// A position from its stones, with `to_move` to move. The stones
+    /// need not come from a legal game (the colour flip of a position has
+    /// one stone more for White, say), but at most one player may have a
+    /// five.
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError`] for a size outside `5..=22`, a stone off the
+    /// board, a cell given twice, or fives for both players.
+    pub fn from_stones(
+        size: usize,
+        rule: Rule,
+        black: &[Move],
+        white: &[Move],
+        to_move: Player,
+    ) -> Result<Gomoku, PositionError> {
+        let mut game = Gomoku::with_stones(size, rule, black, white, to_move)?;
+        game.outcome = game.scan_outcome()?;
+        Ok(game)
+    }
+
+    /// The stones placed, with no outcome yet.
+    pub(crate) fn with_stones(
+        size: usize,
+        rule: Rule,
+        black: &[Move],
+        white: &[Move],
+        to_move: Player,
+    ) -> Result<Gomoku, PositionError> {
+        let mut game = Gomoku::with_size(size, rule)?;
+        for (player, stones) in [(Player::First, black), (Player::Second, white)] {
+            for &mv in stones {
+                if mv.is_pass() || !mv.is_on_board(size) {
+                    return Err(PositionError::OffBoard { mv, size });
+                }
+                if game.stone(mv).is_some() {
+                    return Err(PositionError::Occupied { mv });
+                }
+                game.place_stone_only(player.index(), mv.index(size));
+            }
+        }
+        game.read_all_shapes();
+        game.set_side(to_move);
+        Ok(game)
+    }
+
+    /// Sets the recorded result.
+    pub(crate) fn set_outcome(&mut self, outcome: Option<Outcome>) {
+        self.outcome = outcome;
+    }
+
+    /// The winner found by scanning every line (for positions built from
+    /// stones rather than played).
+    fn scan_outcome(&self) -> Result<Option<Outcome>, PositionError> {
+        let size = self.size as usize;
+        let mut winners = [false; 2];
+        for (player, winner) in winners.iter_mut().enumerate() {
+            for dir in 0..4 {
+                let count = if dir < 2 { size } else { 2 * size - 1 };
+                if self.lines[player][dir][..count]
+                    .iter()
+                    .any(|&line| has_five(self.kinds[player], u64::from(line)))
+                {
+                    *winner = true;
+                }
+            }
+        }
+        Ok(match winners {
+            [true, true] => return Err(PositionError::BothFive),
+            [true, false] => Some(Outcome::Win(Player::First)),
+            [false, true] => Some(Outcome::Win(Player::Second)),
+            [false, false] => (self.stone_count as usize == size * size).then_some(Outcome::Draw),
+        })
+    }
+
+    /// The board side.
+    #[inline]
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.size as usize
+    }
+
+    /// The rule.
+    #[inline]
+    #[must_use]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The player to move (`First` is Black).
+    #[inline]
+    #[must_use]
+    pub fn side(&self) -> Player {
+        self.side
+    }
+
+    /// The number of stones on the board.
+    #[inline]
+    #[must_use]
+    pub fn stone_count(&self) -> usize {
+        self.stone_count as usize
+    }
+
+    /// Whether every cell holds a stone.
+    #[inline]
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        self.stone_count as usize == self.size() * self.size()
+    }
+
+    /// The most plies a game from the empty board can last: one per cell,
+    /// twice that under renju, where Black may have to pass before each
+    /// White stone.
+    #[must_use]
+    pub fn max_plies(&self) -> usize {
+        let cells = self.size() * self.size();
+        if self.rule == Rule::Renju {
+            2 * cells
+        } else {
+            cells
+        }
+    }
+
+    /// Whose stone is on `mv`, if any (`None` also for the pass and cells
+    /// off the board).
+    #[inline]
+    #[must_use]
+    pub fn stone(&self, mv: Move) -> Option<Player> {
+        if mv.is_pass() || !mv.is_on_board(self.size()) {
+            return None;
+        }
+        let index = mv.index(self.size());
+        if self.stones[0].contains(index) {
+            Some(Player::First)
+        } else if self.stones[1].contains(index) {
+            Some(Player::Second)
+        } else {
+            None
+        }
+    }
+
+    /// The stones of `player`.
+    #[must_use]
+    pub fn stones(&self, player: Player) -> MoveSet {
+        MoveSet::new(self.stones[player.index()], self.size())
+    }
+
+    /// The empty cells.
+    #[must_use]
+    pub fn empty_cells(&self) -> MoveSet {
+        MoveSet::new(self.empty_bits(), self.size())
+    }
+
+    /// The shape `player` makes on the line through `mv` in `direction` by
+    /// playing `mv` (see [`Shape`]); [`Shape::None`] for an occupied cell,
+    /// the pass or a cell off the board. Read from the cache, so free.
+    ///
+    /// Under renju this is the shape alone: whether the move is forbidden
+    /// to Black is [`is_forbidden`](Gomoku::is_forbidden).
+    #[inline]
+    #[must_use]
+    pub fn shape(&self, player: Player, mv: Move, direction: Direction) -> Shape {
+        if mv.is_pass() || !mv.is_on_board(self.size()) {
+            return Shape::None;
+        }
+        let code = self.codes[mv.index(self.size())] >> (16 * player.index() + 4 * direction.index());
+        Shape::from_code((code & 0xF) as u8)
+    }
+
+    /// The shapes `player` makes by playing `mv`, by [`Direction`].
+    #[must_use]
+    pub fn shapes(&self, player: Player, mv: Move) -> [Shape; 4] {
+        Direction::ALL.map(|direction| self.shape(player, mv, direction))
+    }
+
+    /// The position hash (Zobrist: stones, player to move, size and
+    /// rule).
+    #[inline]
+    #[must_use]
+    pub fn hash_key(&self) -> u64 {
+        self.hash
+    }
+
+    /// The result, once the game is over.
+    #[inline]
+    #[must_use]
+    pub fn result(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over.
+    #[inline]
+    pub(crate) fn finished(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    // ----- internals shared with the other modules -----
+
+    #[inline]
+    pub(crate) fn empty_bits(&self) -> Bits {
+        Bits::first(self.size() * self.size()).and_not(&self.stones[0].or(&self.stones[1]))
+    }
+
+    #[inline]
+    pub(crate) fn occupied(&self, index: usize) -> bool {
+        self.stones[0].contains(index) || self.stones[1].contains(index)
+    }
+
+    #[inline]
+    pub(crate) fn near_bits(&self) -> &Bits {
+        &self.near
+    }
+
+    #[inline]
+    pub(crate) fn five_bits(&self, player: usize) -> &Bits {
+        &self.fives[player]
+    }
+
+    #[inline]
+    pub(crate) fn open_four_bits(&self, player: usize) -> &Bits {
+        &self.open_fours[player]
+    }
+
+    #[inline]
+    pub(crate) fn four_bits(&self, player: usize) -> &Bits {
+        &self.fours[player]
+    }
+
+    #[inline]
+    pub(crate) fn three_bits(&self, player: usize) -> &Bits {
+        &self.threes[player]
+    }
+
+    #[inline]
+    pub(crate) fn stone_bits(&self, player: usize) -> &Bits {
+        &self.stones[player]
+    }
+
+    /// The four shape codes of `player` at `index`, 4 bits each.
+    #[inline]
+    pub(crate) fn nibbles(&self, player: usize, index: usize) -> u32 {
+        (self.codes[index] >> (16 * player)) & 0xFFFF
+    }
+
+    #[inline]
+    pub(crate) fn summary(&self, player: usize, index: usize) -> Summary {
+        Summary::of(self.nibbles(player, index))
+    }
+
+    #[inline]
+    pub(crate) fn kind(&self, player: usize) -> FiveKind {
+        self.kinds[player]
+    }
+
+    /// The pattern-table index of `player`'s window at `index` in
+    /// direction `dir`, with the line's length and the cell's position.
+    #[inline]
+    pub(crate) fn window(&self, player: usize, index: usize, dir: usize) -> (usize, usize, usize) {
+        let size = self.size();
+        let (line, position, len) = line_of(size, index % size, index / size, dir);
+        let own = u64::from(self.lines[player][dir][line]);
+        let other = u64::from(self.lines[1 - player][dir][line]);
+        (
+            window_index(self.kinds[player], own, other, position, len),
+            position,
+            len,
+        )
+    }
+
+    /// Plays a stone for the player to move on the empty cell `index`:
+    /// outcome, caches, hash and turn.
+    #[inline]
+    pub(crate) fn play_index(&mut self, index: usize) {
+        let player = self.side.index();
+        let wins = self.fives[player].contains(index);
+        self.place(player, index);
+        if wins {
+            self.outcome = Some(Outcome::Win(self.side));
+        } else if self.is_full() {
+            self.outcome = Some(Outcome::Draw);
+        }
+        self.pass_turn();
+    }
+
+    /// Hands the turn to the other player.
+    #[inline]
+    pub(crate) fn pass_turn(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= SIDE_KEY;
+    }
+
+    pub(crate) fn set_side(&mut self, side: Player) {
+        if self.side != side {
+            self.pass_turn();
+        }
+    }
+
+    /// Puts a stone of `player` on the empty cell `index` and updates the
+    /// caches and the hash (not the outcome or the turn).
+    pub(crate) fn place(&mut self, player: usize, index: usize) {
+        self.place_stone_only(player, index);
+        let size = self.size();
+        let (x, y) = (index % size, index / size);
+        // An occupied cell has no shapes.
+        self.codes[index] = 0;
+        for sets in [
+            &mut self.fives,
+            &mut self.open_fours,
+            &mut self.fours,
+            &mut self.threes,
+        ] {
+            sets[0].remove(index);
+            sets[1].remove(index);
+        }
+        for dir in 0..4 {
+            let (line, position, len) = line_of(size, x, y, dir);
+            self.refresh_line(dir, line, position, len, index);
+        }
+    }
+
+    /// Puts a stone on the empty cell `index`: stones, lines, hash and
+    /// near cells, but not the shape caches.
+    fn place_stone_only(&mut self, player: usize, index: usize) {
+        debug_assert!(!self.occupied(index));
+        let size = self.size();
+        let (x, y) = (index % size, index / size);
+        self.stones[player].insert(index);
+        self.stone_count += 1;
+        self.hash ^= ZOBRIST[player * MAX_CELLS + y * MAX_SIZE + x];
+        // Cells within two steps become candidates.
+        let (left, right) = (x.saturating_sub(2), (x + 2).min(size - 1));
+        for row in y.saturating_sub(2)..=(y + 2).min(size - 1) {
+            self.near.insert_range(row * size + left, right - left + 1);
+        }
+        for dir in 0..4 {
+            let (line, position, _) = line_of(size, x, y, dir);
+            self.lines[player][dir][line] |= 1 << position;
+        }
+    }
+
+    /// Reads every empty cell's shapes from scratch (the caches must be
+    /// empty).
+    fn read_all_shapes(&mut self) {
+        let size = self.size();
+        for index in 0..size * size {
+            self.refresh_cell(index);
+        }
+    }
+
+    /// Re-reads the shapes of the empty cells within reach of `position`
+    /// on one line.
+    #[inline]
+    fn refresh_line(&mut self, dir: usize, line: usize, position: usize, len: usize, index: usize) {
+        let size = self.size() as isize;
+        let (dx, dy) = STEPS[dir];
+        let delta = dy * size + dx;
+        let black = u64::from(self.lines[0][dir][line]);
+        let white = u64::from(self.lines[1][dir][line]);
+        let occupied = black | white;
+        let reach = self.kinds[0].half().max(self.kinds[1].half());
+        let low = position.saturating_sub(reach);
+        let high = (position + reach).min(len - 1);
+        for cell_position in low..=high {
+            if (occupied >> cell_position) & 1 != 0 {
+                continue;
+            }
+            let distance = cell_position.abs_diff(position);
+            let cell = (index as isize + (cell_position as isize - position as isize) * delta) as usize;
+            if distance <= self.kinds[0].half() {
+                let window = window_index(self.kinds[0], black, white, cell_position, len);
+                self.set_code(cell, 0, dir, self.kinds[0].table()[window]);
+            }
+            if distance <= self.kinds[1].half() {
+                let window = window_index(self.kinds[1], white, black, cell_position, len);
+                self.set_code(cell, 1, dir, self.kinds[1].table()[window]);
+            }
+        }
+    }
+
+    /// Reads all shapes of one empty cell from scratch.
+    fn refresh_cell(&mut self, index: usize) {
+        if self.occupied(index) {
+            return;
+        }
+        for player in 0..2 {
+            for dir in 0..4 {
+                let (window, _, _) = self.window(player, index, dir);
+                let code = self.kinds[player].table()[window];
+                self.set_code(index, player, dir, code);
+            }
+        }
+    }
+
+    #[inline]
+    fn set_code(&mut self, cell: usize, player: usize, dir: usize, code: u8) {
+        let shift = 16 * player + 4 * dir;
+        let old = self.codes[cell];
+        let new = (old & !(0xF << shift)) | (u32::from(code) << shift);
+        if new == old {
+            return;
+        }
+        self.codes[cell] = new;
+        let summary = Summary::of((new >> (16 * player)) & 0xFFFF);
+        self.fives[player].set(cell, summary.five);
+        self.fours[player].set(cell, summary.fours > 0);
+        self.open_fours[player].set(cell, summary.open_four);
+        self.threes[player].set(cell, summary.threes > 0);
+    }
+
+    /// The same position rebuilt from its stones (caches read from
+    /// scratch).
+    pub(crate) fn rebuilt(&self) -> Gomoku {
+        let mut game = Gomoku::empty(self.size(), self.rule);
+        for player in 0..2 {
+            for index in self.stones[player].iter() {
+                game.place_stone_only(player, index);
+            }
+        }
+        game.read_all_shapes();
+        game.set_side(self.side);
+        game.outcome = self.outcome;
+        game
+    }
+
+    /// Whether every cache equals the one rebuilt from the stones (for
+    /// tests of the incremental updates).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn caches_are_consistent(&self) -> bool {
+        let rebuilt = self.rebuilt();
+        let size = self.size();
+        let cells = size * size;
+        rebuilt.hash == self.hash
+            && rebuilt.codes[..cells] == self.codes[..cells]
+            && rebuilt.near == self.near
+            && rebuilt.fives == self.fives
+            && rebuilt.open_fours == self.open_fours
+            && rebuilt.fours == self.fours
+            && rebuilt.threes == self.threes
+            && rebuilt.lines == self.lines
+            && rebuilt.stone_count == self.stone_count
+            && self.scan_outcome().ok() == Some(self.outcome)
+    }
+}
+
+impl PartialEq for Gomoku {
+    /// Positions are equal when size, rule, player to move and stones are
+    /// (everything else follows from them).
+    fn eq(&self, other: &Gomoku) -> bool {
+        self.size == other.size
+            && self.rule == other.rule
+            && self.side == other.side
+            && self.stones == other.stones
+    }
+}
+
+impl Eq for Gomoku {}
+
+impl std::hash::Hash for Gomoku {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// A position that cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PositionError {
+    /// The board side is not in `5..=22`.
+    #[error("board size {size} is not supported: sizes 5 to 22 are")]
+    Size {
+        /// The size given.
+        size: usize,
+    },
+    /// A stone off the board (or the pass given as a stone).
+    #[error("stone {mv} is not on a {size}x{size} board")]
+    OffBoard {
+        /// The stone.
+        mv: Move,
+        /// The board side.
+        size: usize,
+    },
+    /// Two stones on one cell.
+    #[error("cell {mv} is given two stones")]
+    Occupied {
+        /// The cell.
+        mv: Move,
+    },
+    /// Both players have five in a row: no game reaches that.
+    #[error("both players have five in a row")]
+    BothFive,
+}

@@ -1,0 +1,27 @@
+#![doc = include_str!("../README.md")]
+
+mod bits;
+mod board;
+mod focus;
+mod game;
+mod moves;
+mod playout;
+mod renju;
+mod rule;
+mod shape;
+mod symmetry;
+mod text;
+mod threats;
+
+pub use bits::{MoveSet, MoveSetIter};
+pub use board::{DEFAULT_SIZE, Gomoku, MAX_SIZE, MIN_SIZE, PositionError};
+pub(crate) use board::MAX_CELLS;
+pub use focus::Focused;
+pub use moves::{Move, ParseMoveError};
+pub use playout::{FocusedPlayout, GomokuGame, ThreatPlayout};
+pub use renju::Forbidden;
+pub use rule::{Rule, RuleError};
+pub use shape::{Direction, Shape};
+pub use symmetry::Symmetry;
+pub use text::ParsePositionError;
+pub use threats::{Threat, Threats};
