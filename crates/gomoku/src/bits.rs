@@ -184,11 +184,6 @@ impl MoveSet {
         }
     }
 
-    #[inline]
-    pub(crate) fn bits(&self) -> &Bits {
-        &self.bits
-    }
-
     /// The empty set for a `size` x `size` board.
     #[must_use]
     pub fn empty(size: usize) -> MoveSet {

@@ -245,7 +245,7 @@ impl Gomoku {
 
     fn empty(size: usize, rule: Rule) -> Gomoku {
         debug_assert!((MIN_SIZE..=MAX_SIZE).contains(&size));
-        let mut game = Gomoku {
+        let game = Gomoku {
             size: size as u8,
             rule,
             kinds: [

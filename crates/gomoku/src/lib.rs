@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod bits;
+mod eval;
 mod board;
 mod focus;
 mod game;
@@ -9,7 +10,9 @@ mod playout;
 mod renju;
 mod rule;
 mod shape;
+mod solver;
 mod symmetry;
+mod tactical;
 mod text;
 mod threats;
 
@@ -25,3 +28,6 @@ pub use shape::{Direction, Shape};
 pub use symmetry::Symmetry;
 pub use text::ParsePositionError;
 pub use threats::{Threat, Threats};
+pub use eval::{PatternEvaluator, PatternPolicy};
+pub use solver::{Solution, ThreatSolver, wins_by};
+pub use tactical::{Decision, TacticalConfig, TacticalSearcher};

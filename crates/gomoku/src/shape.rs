@@ -230,15 +230,6 @@ impl FiveKind {
             FiveKind::Exact => EXACT_5,
         }
     }
-
-    /// Whether a run of `run` stones is a five.
-    #[inline]
-    pub(crate) const fn is_five(self, run: u32) -> bool {
-        match self {
-            FiveKind::AtLeast => run >= 5,
-            FiveKind::Exact => run == 5,
-        }
-    }
 }
 
 /// The build script's generator, compiled into the tests to check the
