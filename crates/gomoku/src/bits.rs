@@ -96,14 +96,6 @@ impl Bits {
     }
 
     #[inline]
-    pub(crate) fn and_not(&self, other: &Bits) -> Bits {
-        let mut out = *self;
-        for (a, b) in out.0.iter_mut().zip(&other.0) {
-            *a &= !b;
-        }
-        out
-    }
-
     /// The index of the `n`-th set bit (from 0), if there are that many.
     #[inline]
     pub(crate) fn nth(&self, mut n: usize) -> Option<usize> {

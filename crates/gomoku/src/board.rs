@@ -5,7 +5,7 @@ use game_traits::zobrist::{keys, mix64};
 use game_traits::{Outcome, Player};
 
 use crate::bits::Bits;
-use crate::shape::{BASE3, Direction, FiveKind, Shape};
+use crate::shape::{AT_LEAST_4, BASE3, Direction, EXACT_5, FiveKind, Shape};
 use crate::{Move, MoveSet, Rule};
 
 /// The smallest board side.
@@ -152,14 +152,81 @@ pub struct Gomoku {
     open_fours: [Bits; 2],
     /// By player: cells that make at least one four.
     fours: [Bits; 2],
-    /// By player: cells that make an open or broken three.
-    threes: [Bits; 2],
     /// By player, direction and line: the stones, bit `i` for the `i`-th
     /// cell along the line.
     lines: [[[u32; MAX_LINES]; 4]; 2],
     /// By cell: the shape codes, 4 bits per direction, Black in the low 16
     /// bits and White in the high 16. Zero for occupied cells.
     codes: [u32; MAX_CELLS],
+    /// By cell and direction: the pattern-table indices of the cell's
+    /// neighbourhood for Black (low 16 bits) and White (high 16 bits),
+    /// updated by one addition per stone placed within reach (an index is
+    /// below 59,049, so the halves never carry into each other). Zero for
+    /// occupied cells.
+    windows: [[u32; 4]; MAX_CELLS],
+    /// The empty cells.
+    empty: Bits,
+}
+
+/// `3^digit` of the neighbour at offset `k` (index `k + 5`) from a cell,
+/// for windows of 4 and of 5 cells each side (0 beyond the window).
+const DIGIT_POWERS: [[u32; 11]; 2] = {
+    let mut powers = [[0u32; 11]; 2];
+    let mut table = 0;
+    while table < 2 {
+        let half = 4 + table as isize;
+        let mut k = -5isize;
+        while k <= 5 {
+            if k != 0 && k.abs() <= half {
+                let digit = if k < 0 { half + k } else { half + k - 1 };
+                powers[table][(k + 5) as usize] = 3u32.pow(digit as u32);
+            }
+            k += 1;
+        }
+        table += 1;
+    }
+    powers
+};
+
+/// What a stone of `placer` at offset `k` (index `k + 5`) adds to a cell's
+/// packed windows: digit 1 in the placer's half, digit 2 (blocked) in the
+/// other's, for windows of `halves` cells (Black's, White's) each side.
+const fn window_deltas(halves: [usize; 2], placer: usize) -> [u32; 11] {
+    let mut deltas = [0u32; 11];
+    let mut k = 0;
+    while k < 11 {
+        let black = DIGIT_POWERS[halves[0] - 4][k] * if placer == 0 { 1 } else { 2 };
+        let white = DIGIT_POWERS[halves[1] - 4][k] * if placer == 1 { 1 } else { 2 };
+        deltas[k] = black | (white << 16);
+        k += 1;
+    }
+    deltas
+}
+
+/// [`window_deltas`] by pattern layout (freestyle, exact five, renju) and
+/// placer.
+static WINDOW_DELTAS: [[[u32; 11]; 2]; 3] = [
+    [window_deltas([4, 4], 0), window_deltas([4, 4], 1)],
+    [window_deltas([5, 5], 0), window_deltas([5, 5], 1)],
+    [window_deltas([5, 4], 0), window_deltas([5, 4], 1)],
+];
+
+/// Shape codes that put a cell in a threat set: four, open four, double
+/// four, five.
+const FOURS: [bool; 16] = {
+    let mut fours = [false; 16];
+    fours[Shape::Four as usize] = true;
+    fours[Shape::OpenFour as usize] = true;
+    fours[Shape::DoubleFour as usize] = true;
+    fours[Shape::Five as usize] = true;
+    fours
+};
+
+/// A cell's flags for one player: five, four, open four.
+#[inline]
+fn flags(nibbles: u32) -> u8 {
+    let summary = Summary::of(nibbles);
+    u8::from(summary.five) | u8::from(summary.fours > 0) << 1 | u8::from(summary.open_four) << 2
 }
 
 /// The line through `(x, y)` in direction `dir`: its index, the cell's
@@ -245,7 +312,7 @@ impl Gomoku {
 
     fn empty(size: usize, rule: Rule) -> Gomoku {
         debug_assert!((MIN_SIZE..=MAX_SIZE).contains(&size));
-        let game = Gomoku {
+        let mut game = Gomoku {
             size: size as u8,
             rule,
             kinds: [
@@ -261,11 +328,14 @@ impl Gomoku {
             fives: [Bits::new(); 2],
             open_fours: [Bits::new(); 2],
             fours: [Bits::new(); 2],
-            threes: [Bits::new(); 2],
             lines: [[[0; MAX_LINES]; 4]; 2],
             codes: [0; MAX_CELLS],
+            windows: [[0; 4]; MAX_CELLS],
+            empty: Bits::first(size * size),
         };
-        // A lone stone makes no shape, so every cache starts empty.
+        // A lone stone makes no shape, so the shape caches start empty; the
+        // windows see the edges.
+        game.read_all_windows();
         game
     }
 
@@ -469,7 +539,7 @@ impl Gomoku {
 
     #[inline]
     pub(crate) fn empty_bits(&self) -> Bits {
-        Bits::first(self.size() * self.size()).and_not(&self.stones[0].or(&self.stones[1]))
+        self.empty
     }
 
     #[inline]
@@ -498,8 +568,20 @@ impl Gomoku {
     }
 
     #[inline]
-    pub(crate) fn three_bits(&self, player: usize) -> &Bits {
-        &self.threes[player]
+    pub(crate) fn three_bits(&self, player: usize) -> Bits {
+        // Not kept up to date (threes come and go with most stones, and
+        // playouts never ask): read from the codes of the near cells, where
+        // every three cell is.
+        let mut threes = Bits::new();
+        for index in self.near.and(&self.empty).iter() {
+            let nibbles = self.nibbles(player, index);
+            // Codes 4 and 5 (broken and open three) are 01xx with bit 1 clear
+            // or 0101: test each direction.
+            if (0..4).any(|dir| matches!((nibbles >> (4 * dir)) & 0xF, 4 | 5)) {
+                threes.insert(index);
+            }
+        }
+        threes
     }
 
     #[inline]
@@ -574,28 +656,32 @@ impl Gomoku {
         let (x, y) = (index % size, index / size);
         // An occupied cell has no shapes.
         self.codes[index] = 0;
+        self.windows[index] = [0; 4];
         for sets in [
             &mut self.fives,
             &mut self.open_fours,
             &mut self.fours,
-            &mut self.threes,
         ] {
             sets[0].remove(index);
             sets[1].remove(index);
         }
-        for dir in 0..4 {
-            let (line, position, len) = line_of(size, x, y, dir);
-            self.refresh_line(dir, line, position, len, index);
+        // One copy of the update per rule, so the tables and reach are
+        // constants in it.
+        match self.rule {
+            Rule::Freestyle => self.refresh_lines::<0>(player, x, y, index),
+            Rule::Standard => self.refresh_lines::<1>(player, x, y, index),
+            Rule::Renju => self.refresh_lines::<2>(player, x, y, index),
         }
     }
 
     /// Puts a stone on the empty cell `index`: stones, lines, hash and
-    /// near cells, but not the shape caches.
+    /// near cells, but not the windows and shape caches.
     fn place_stone_only(&mut self, player: usize, index: usize) {
         debug_assert!(!self.occupied(index));
         let size = self.size();
         let (x, y) = (index % size, index / size);
         self.stones[player].insert(index);
+        self.empty.remove(index);
         self.stone_count += 1;
         self.hash ^= ZOBRIST[player * MAX_CELLS + y * MAX_SIZE + x];
         // Cells within two steps become candidates.
@@ -609,55 +695,103 @@ impl Gomoku {
         }
     }
 
-    /// Reads every empty cell's shapes from scratch (the caches must be
-    /// empty).
-    fn read_all_shapes(&mut self) {
+    /// Reads every cell's windows from the lines (zero for occupied
+    /// cells).
+    fn read_all_windows(&mut self) {
         let size = self.size();
         for index in 0..size * size {
-            self.refresh_cell(index);
+            if self.occupied(index) {
+                self.windows[index] = [0; 4];
+                continue;
+            }
+            for dir in 0..4 {
+                let (black, _, _) = self.window(0, index, dir);
+                let (white, _, _) = self.window(1, index, dir);
+                self.windows[index][dir] = black as u32 | (white as u32) << 16;
+            }
         }
     }
 
-    /// Re-reads the shapes of the empty cells within reach of `position`
-    /// on one line.
+    /// Reads every cell's windows and shapes from scratch (the shape
+    /// caches must be empty).
+    fn read_all_shapes(&mut self) {
+        self.read_all_windows();
+        let size = self.size();
+        for index in 0..size * size {
+            if self.occupied(index) {
+                continue;
+            }
+            for dir in 0..4 {
+                for player in 0..2 {
+                    let window = (self.windows[index][dir] >> (16 * player)) as u16;
+                    let code = self.kinds[player].table()[usize::from(window)];
+                    self.set_code(index, player, dir, code);
+                }
+            }
+        }
+    }
+
+    /// After a stone of `placer` at `position` of a line: adds the stone to
+    /// the windows of the empty cells within reach and re-reads their
+    /// shapes.
     #[inline]
-    fn refresh_line(&mut self, dir: usize, line: usize, position: usize, len: usize, index: usize) {
+    fn refresh_lines<const LAYOUT: usize>(&mut self, placer: usize, x: usize, y: usize, index: usize) {
+        let size = self.size();
+        for dir in 0..4 {
+            let (line, position, len) = line_of(size, x, y, dir);
+            self.refresh_line::<LAYOUT>(placer, dir, line, position, len, index);
+        }
+    }
+
+    /// [`refresh_lines`](Gomoku::refresh_lines) for one line.
+    #[inline(always)]
+    fn refresh_line<const LAYOUT: usize>(
+        &mut self,
+        placer: usize,
+        dir: usize,
+        line: usize,
+        position: usize,
+        len: usize,
+        index: usize,
+    ) {
         let size = self.size() as isize;
         let (dx, dy) = STEPS[dir];
         let delta = dy * size + dx;
-        let black = u64::from(self.lines[0][dir][line]);
-        let white = u64::from(self.lines[1][dir][line]);
-        let occupied = black | white;
-        let reach = self.kinds[0].half().max(self.kinds[1].half());
+        let occupied = self.lines[0][dir][line] | self.lines[1][dir][line];
+        let deltas = &WINDOW_DELTAS[LAYOUT][placer];
+        let (black_table, white_table, reach) = match LAYOUT {
+            0 => (AT_LEAST_4, AT_LEAST_4, 4),
+            1 => (EXACT_5, EXACT_5, 5),
+            _ => (EXACT_5, AT_LEAST_4, 5),
+        };
         let low = position.saturating_sub(reach);
         let high = (position + reach).min(len - 1);
-        for cell_position in low..=high {
-            if (occupied >> cell_position) & 1 != 0 {
+        let shift = 4 * dir;
+        // The empty cells within reach, visited without a branch per cell.
+        let mut empties = !occupied & (((2u32 << high) - 1) & !((1u32 << low) - 1));
+        while empties != 0 {
+            let cell_position = empties.trailing_zeros() as usize;
+            empties &= empties - 1;
+            // The stone's offset as seen from the cell.
+            let offset = position as isize - cell_position as isize;
+            let cell = (index as isize - offset * delta) as usize;
+            let window = self.windows[cell][dir].wrapping_add(deltas[(offset + 5) as usize]);
+            self.windows[cell][dir] = window;
+            let black = u32::from(black_table[usize::from(window as u16)]);
+            let white = u32::from(white_table[usize::from((window >> 16) as u16)]);
+            let old = self.codes[cell];
+            let new = (old & !(0x000F_000F << shift)) | (black << shift) | (white << (16 + shift));
+            if new == old {
                 continue;
             }
-            let distance = cell_position.abs_diff(position);
-            let cell = (index as isize + (cell_position as isize - position as isize) * delta) as usize;
-            if distance <= self.kinds[0].half() {
-                let window = window_index(self.kinds[0], black, white, cell_position, len);
-                self.set_code(cell, 0, dir, self.kinds[0].table()[window]);
-            }
-            if distance <= self.kinds[1].half() {
-                let window = window_index(self.kinds[1], white, black, cell_position, len);
-                self.set_code(cell, 1, dir, self.kinds[1].table()[window]);
-            }
-        }
-    }
-
-    /// Reads all shapes of one empty cell from scratch.
-    fn refresh_cell(&mut self, index: usize) {
-        if self.occupied(index) {
-            return;
-        }
-        for player in 0..2 {
-            for dir in 0..4 {
-                let (window, _, _) = self.window(player, index, dir);
-                let code = self.kinds[player].table()[window];
-                self.set_code(index, player, dir, code);
+            self.codes[cell] = new;
+            // Only fives and fours change a threat set.
+            for player in 0..2 {
+                let old_code = (old >> (16 * player + shift)) & 0xF;
+                let new_code = (new >> (16 * player + shift)) & 0xF;
+                if old_code != new_code && (FOURS[old_code as usize] || FOURS[new_code as usize]) {
+                    self.update_sets(cell, player, old);
+                }
             }
         }
     }
@@ -671,11 +805,20 @@ impl Gomoku {
             return;
         }
         self.codes[cell] = new;
-        let summary = Summary::of((new >> (16 * player)) & 0xFFFF);
-        self.fives[player].set(cell, summary.five);
-        self.fours[player].set(cell, summary.fours > 0);
-        self.open_fours[player].set(cell, summary.open_four);
-        self.threes[player].set(cell, summary.threes > 0);
+        self.update_sets(cell, player, old);
+    }
+
+    /// After `player`'s codes at `cell` changed from those in `old`: puts
+    /// the cell in or out of the threat sets.
+    fn update_sets(&mut self, cell: usize, player: usize, old: u32) {
+        let before = flags((old >> (16 * player)) & 0xFFFF);
+        let after = flags((self.codes[cell] >> (16 * player)) & 0xFFFF);
+        if before == after {
+            return;
+        }
+        self.fives[player].set(cell, after & 1 != 0);
+        self.fours[player].set(cell, after & 2 != 0);
+        self.open_fours[player].set(cell, after & 4 != 0);
     }
 
     /// The same position rebuilt from its stones (caches read from
@@ -703,11 +846,12 @@ impl Gomoku {
         let cells = size * size;
         rebuilt.hash == self.hash
             && rebuilt.codes[..cells] == self.codes[..cells]
+            && rebuilt.windows[..cells] == self.windows[..cells]
+            && rebuilt.empty == self.empty
             && rebuilt.near == self.near
             && rebuilt.fives == self.fives
             && rebuilt.open_fours == self.open_fours
             && rebuilt.fours == self.fours
-            && rebuilt.threes == self.threes
             && rebuilt.lines == self.lines
             && rebuilt.stone_count == self.stone_count
             && self.scan_outcome().ok() == Some(self.outcome)

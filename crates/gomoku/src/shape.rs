@@ -196,12 +196,15 @@ pub(crate) static BASE3: [u16; 1024] = {
     table
 };
 
-/// Shapes for windows of 4 cells each side, where five or more wins.
-pub(crate) static AT_LEAST_4: &[u8; 6561] =
+/// Shapes for windows of 4 cells each side, where five or more wins
+/// (6,561 entries, padded to 65,536 so that a `u16` index needs no bounds
+/// check).
+pub(crate) static AT_LEAST_4: &[u8; 65536] =
     include_bytes!(concat!(env!("OUT_DIR"), "/at_least_4.bin"));
 
-/// Shapes for windows of 5 cells each side, where only exactly five wins.
-pub(crate) static EXACT_5: &[u8; 59049] = include_bytes!(concat!(env!("OUT_DIR"), "/exact_5.bin"));
+/// Shapes for windows of 5 cells each side, where only exactly five wins
+/// (59,049 entries, padded like [`AT_LEAST_4`]).
+pub(crate) static EXACT_5: &[u8; 65536] = include_bytes!(concat!(env!("OUT_DIR"), "/exact_5.bin"));
 
 /// How one player's fives are counted, which fixes the pattern window and
 /// table used for that player's shapes.
@@ -224,7 +227,7 @@ impl FiveKind {
     }
 
     #[inline]
-    pub(crate) fn table(self) -> &'static [u8] {
+    pub(crate) fn table(self) -> &'static [u8; 65536] {
         match self {
             FiveKind::AtLeast => AT_LEAST_4,
             FiveKind::Exact => EXACT_5,
@@ -264,8 +267,9 @@ mod tests {
             assert_eq!(shape as u8, code);
             assert_eq!(Shape::from_code(code), shape);
         }
-        assert_eq!(AT_LEAST_4.as_slice(), patterns::generate(4, false).as_slice());
-        assert_eq!(EXACT_5.as_slice(), patterns::generate(5, true).as_slice());
+        assert_eq!(AT_LEAST_4[..6561], *patterns::generate(4, false));
+        assert_eq!(EXACT_5[..59049], *patterns::generate(5, true));
+        assert!(AT_LEAST_4[6561..].iter().chain(&EXACT_5[59049..]).all(|&code| code == 0));
     }
 
     #[test]

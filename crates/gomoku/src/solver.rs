@@ -315,7 +315,7 @@ impl Search<'_> {
         let player = if attacker == 0 { Player::First } else { Player::Second };
         let mut pool = *game.four_bits(attacker);
         if self.mode == Mode::Vct && plies >= 5 {
-            pool = pool.or(game.three_bits(attacker));
+            pool = pool.or(&game.three_bits(attacker));
         }
         let pool = game.without_forbidden(player, pool);
         let mut scored: Vec<(u32, usize)> = pool

@@ -99,8 +99,8 @@ impl Threats {
 impl Gomoku {
     /// The cells where `player` can play and make `threat` (whoever is to
     /// move). Five, open-four and four cells are kept up to date with
-    /// every stone and cost a copy; the three kinds scan the empty cells'
-    /// cached shapes. Under renju, cells forbidden to Black are left out
+    /// every stone and cost a copy; the three kinds scan the cached shapes
+    /// of the cells near the stones. Under renju, cells forbidden to Black are left out
     /// of Black's threats (a five is never forbidden).
     #[must_use]
     pub fn threat_moves(&self, player: Player, threat: Threat) -> MoveSet {
