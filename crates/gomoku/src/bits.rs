@@ -95,7 +95,6 @@ impl Bits {
         out
     }
 
-    #[inline]
     /// The index of the `n`-th set bit (from 0), if there are that many.
     #[inline]
     pub(crate) fn nth(&self, mut n: usize) -> Option<usize> {
