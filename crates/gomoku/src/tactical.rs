@@ -235,3 +235,33 @@ where
         format!("tactical+{}", self.inner.name())
     }
 }
+
+/// Runs a searcher of the [`Focused`](crate::Focused) game on [`Gomoku`]
+/// positions: each search sees the focused view of the position it is
+/// given, and every move played (focused or not) is passed on to
+/// [`advance`](Searcher::advance) (a searcher that keeps a tree drops it
+/// when the move is not one of its focused moves).
+///
+/// This is how a generic searcher (MCTS, Gumbel AlphaZero) plays the full
+/// game, in [`TacticalSearcher`] and the Gomocup brain, while thinking
+/// only about cells near the stones.
+#[derive(Clone, Debug)]
+pub struct OnFocused<S>(pub S);
+
+impl<S: Searcher<crate::Focused>> Searcher<Gomoku> for OnFocused<S> {
+    fn search(&mut self, state: &Gomoku, limits: &Limits) -> SearchReport<Move> {
+        self.0.search(&crate::Focused::new(state.clone()), limits)
+    }
+
+    fn advance(&mut self, played: Move) {
+        self.0.advance(played);
+    }
+
+    fn reset(&mut self) {
+        self.0.reset();
+    }
+
+    fn name(&self) -> String {
+        self.0.name()
+    }
+}
