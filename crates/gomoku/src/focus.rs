@@ -162,20 +162,38 @@ impl Game for Focused {
         self.0.side()
     }
 
-    /// The focused cells, bottom row first; the pass alone where Black
-    /// must pass under renju.
+    /// The focused cells, most urgent first: the player to move's fives,
+    /// then the opponent's (blocks), then cells making a straight four or
+    /// two fours for the player to move, then the opponent's (the answers
+    /// to an open three), then the player to move's other fours, then the
+    /// rest, bottom row first within each group. Searchers that try
+    /// children in move order (UCT tries unvisited ones first) so meet the
+    /// forcing moves first. The pass alone where Black must pass under
+    /// renju.
     fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        if self.0.finished() {
+        let game = &self.0;
+        if game.finished() {
             return;
         }
-        let size = self.0.size();
-        out.extend(
-            self.0
-                .focus_bits()
-                .iter()
-                .map(|index| Move::from_index(index, size)),
-        );
+        let size = game.size();
+        let mut rest = game.focus_bits();
+        let me = game.side().index();
+        let opponent = 1 - me;
+        for group in [
+            *game.five_bits(me),
+            *game.five_bits(opponent),
+            *game.open_four_bits(me),
+            *game.open_four_bits(opponent),
+            *game.four_bits(me),
+        ] {
+            let urgent = group.and(&rest);
+            for index in urgent.iter() {
+                out.push(Move::from_index(index, size));
+                rest.remove(index);
+            }
+        }
+        out.extend(rest.iter().map(|index| Move::from_index(index, size)));
         if out.is_empty() {
             out.push(Move::PASS);
         }

@@ -310,12 +310,18 @@ impl Search<'_> {
     /// The attacker's threats, best first: straight fours and double
     /// fours, then fours with threes, fours, and (VCT, with room for them)
     /// threes.
-    fn attacking_moves(&self, game: &Gomoku, plies: u32) -> Vec<usize> {
+    fn attacking_moves(&mut self, game: &Gomoku, plies: u32) -> Vec<usize> {
         let attacker = self.attacker;
         let player = if attacker == 0 { Player::First } else { Player::Second };
         let mut pool = *game.four_bits(attacker);
-        if self.mode == Mode::Vct && plies >= 5 {
-            pool = pool.or(&game.three_bits(attacker));
+        if self.mode == Mode::Vct {
+            let threes = game.three_bits(attacker);
+            if plies >= 5 {
+                pool = pool.or(&threes);
+            } else if !threes.is_empty() {
+                // Threes need five plies to win: left out for depth.
+                self.cuts += 1;
+            }
         }
         let pool = game.without_forbidden(player, pool);
         let mut scored: Vec<(u32, usize)> = pool
