@@ -25,7 +25,10 @@ fn openings(rule: Rule) -> Vec<Gomoku> {
             game.play(moves[rng.random_range(..moves.len())]);
         }
         let me = game.side();
-        if !game.is_over() && game.threats(me).fives.is_empty() && game.threats(me.opponent()).fives.is_empty() {
+        if !game.is_over()
+            && game.threats(me).fives.is_empty()
+            && game.threats(me.opponent()).fives.is_empty()
+        {
             found.push(game);
         }
     }

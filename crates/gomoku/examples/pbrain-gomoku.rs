@@ -7,11 +7,12 @@
 //! ```
 //!
 //! Give the manager the binary (its name starts with `pbrain-`, so
-//! Piskvork speaks the new protocol to it). Searchers: `rave` (the
-//! default: MCTS with RAVE and threat-aware playouts), `uct`, `gumbel`,
-//! `puct` (Gumbel AlphaZero and PUCT with the pattern policy), each behind
-//! the tactical layer (fives, fours, VCF, VCT); and the baselines `greedy`
-//! and `random`. The protocol, as this brain speaks it, is documented in
+//! Piskvork speaks the new protocol to it). Searchers: `puct` (the
+//! default: PUCT AlphaZero with the pattern policy), `gumbel` (Gumbel
+//! AlphaZero, the same policy), `rave` and `uct` (MCTS with threat-aware
+//! playouts), each behind the tactical layer (fives, fours, VCF, VCT); and
+//! the baselines `greedy` and `random`. Adding a searcher is one arm of
+//! `SearcherKind::build` in `examples/common/searchers.rs`. The protocol, as this brain speaks it, is documented in
 //! `gomoku::protocol`: every command of the Gomocup protocol's mandatory
 //! set plus `RESTART`, `RECTSTART` (square boards), `TAKEBACK` and `PLAY`;
 //! `INFO` keys `timeout_turn`, `timeout_match`, `time_left`, `max_memory`
@@ -42,7 +43,7 @@ fn usage() -> String {
 
 fn parse() -> Result<Options, String> {
     let mut options = Options {
-        searcher: SearcherKind::Rave,
+        searcher: SearcherKind::DEFAULT,
         threads: 1,
         seed: 1,
     };
@@ -51,7 +52,9 @@ fn parse() -> Result<Options, String> {
         if flag == "--help" || flag == "-h" {
             return Err(usage());
         }
-        let value = args.next().ok_or(format!("{flag} needs a value\n{}", usage()))?;
+        let value = args
+            .next()
+            .ok_or(format!("{flag} needs a value\n{}", usage()))?;
         match flag.as_str() {
             "--searcher" => {
                 options.searcher = SearcherKind::parse(&value)
@@ -65,7 +68,9 @@ fn parse() -> Result<Options, String> {
                     .ok_or(format!("--threads: {value:?} is not a number from 1 to 64"))?;
             }
             "--seed" => {
-                options.seed = value.parse().map_err(|_| format!("--seed: {value:?} is not a number"))?;
+                options.seed = value
+                    .parse()
+                    .map_err(|_| format!("--seed: {value:?} is not a number"))?;
             }
             _ => return Err(format!("unknown option {flag:?}\n{}", usage())),
         }
@@ -82,9 +87,15 @@ fn main() {
         }
     };
     let mut brain = Brain::new(move |settings| {
-        options.searcher.build(settings, options.threads, options.seed)
+        options
+            .searcher
+            .build(settings, options.threads, options.seed)
     });
-    if let Err(error) = run(&mut brain, io::BufReader::new(io::stdin()), io::stdout().lock()) {
+    if let Err(error) = run(
+        &mut brain,
+        io::BufReader::new(io::stdin()),
+        io::stdout().lock(),
+    ) {
         eprintln!("pbrain-gomoku: {error}");
         std::process::exit(1);
     }

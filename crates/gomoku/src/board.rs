@@ -504,7 +504,8 @@ impl Gomoku {
         if mv.is_pass() || !mv.is_on_board(self.size()) {
             return Shape::None;
         }
-        let code = self.codes[mv.index(self.size())] >> (16 * player.index() + 4 * direction.index());
+        let code =
+            self.codes[mv.index(self.size())] >> (16 * player.index() + 4 * direction.index());
         Shape::from_code((code & 0xF) as u8)
     }
 
@@ -657,11 +658,7 @@ impl Gomoku {
         // An occupied cell has no shapes.
         self.codes[index] = 0;
         self.windows[index] = [0; 4];
-        for sets in [
-            &mut self.fives,
-            &mut self.open_fours,
-            &mut self.fours,
-        ] {
+        for sets in [&mut self.fives, &mut self.open_fours, &mut self.fours] {
             sets[0].remove(index);
             sets[1].remove(index);
         }
@@ -735,7 +732,13 @@ impl Gomoku {
     /// the windows of the empty cells within reach and re-reads their
     /// shapes.
     #[inline]
-    fn refresh_lines<const LAYOUT: usize>(&mut self, placer: usize, x: usize, y: usize, index: usize) {
+    fn refresh_lines<const LAYOUT: usize>(
+        &mut self,
+        placer: usize,
+        x: usize,
+        y: usize,
+        index: usize,
+    ) {
         let size = self.size();
         for dir in 0..4 {
             let (line, position, len) = line_of(size, x, y, dir);

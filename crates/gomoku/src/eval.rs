@@ -10,21 +10,67 @@ use crate::{Gomoku, Move, Rule};
 const WIN_NEXT: f32 = 0.95;
 /// Value where the player to move makes an unstoppable four next.
 const WIN_SOON: f32 = 0.9;
+/// Value where the player to move makes a double threat next and the
+/// opponent has no four to answer with.
+const DOUBLE_THREAT: f32 = 0.8;
 
 /// Points a cell is worth to a player, by the shape it makes on one line.
-const SHAPE_POINTS: [f32; 11] = [
-    0.0,   // none
-    1.0,   // two
-    4.0,   // open two
-    6.0,   // three
-    14.0,  // broken three
-    18.0,  // open three
-    24.0,  // four
-    120.0, // open four
-    120.0, // double four
-    400.0, // five
-    0.0,   // overline (no win here)
+const SHAPE_POINTS: [u32; 16] = [
+    0,   // none
+    1,   // two
+    4,   // open two
+    6,   // three
+    14,  // broken three
+    18,  // open three
+    24,  // four
+    120, // open four
+    120, // double four
+    400, // five
+    0,   // overline (no win here)
+    0, 0, 0, 0, 0,
 ];
+
+/// `ln(1 + points)` for the points a cell can have, by table (the policy
+/// takes a few dozen per position).
+static LN_1P: [f32; 2048] = {
+    // ln(1 + x) by a series on the mantissa: accurate to about 1e-6, which
+    // is plenty for logits. Computed at compile time (no `ln` in const).
+    let mut table = [0.0f32; 2048];
+    let mut x = 0;
+    while x < 2048 {
+        table[x] = ln_const(1.0 + x as f64) as f32;
+        x += 1;
+    }
+    table
+};
+
+/// `ln(v)` for `v >= 1` in a constant context: `v = m * 2^k` with `m` in
+/// `[1, 2)`, `ln v = k ln 2 + 2 atanh((m - 1) / (m + 1))`.
+const fn ln_const(value: f64) -> f64 {
+    let mut m = value;
+    let mut k = 0.0;
+    while m >= 2.0 {
+        m /= 2.0;
+        k += 1.0;
+    }
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let mut term = t;
+    let mut sum = 0.0;
+    let mut n = 1.0;
+    while n < 60.0 {
+        sum += term / n;
+        term *= t2;
+        n += 2.0;
+    }
+    k * std::f64::consts::LN_2 + 2.0 * sum
+}
+
+/// `ln(1 + points)`.
+#[inline]
+fn ln_1p(points: u32) -> f32 {
+    LN_1P[(points as usize).min(LN_1P.len() - 1)]
+}
 
 /// The static evaluation: threats first, then a weighted count of shapes.
 ///
@@ -67,17 +113,17 @@ impl Default for PatternEvaluator {
 
 /// The points of a cell for `player` from its four shape codes.
 #[inline]
-fn cell_points(nibbles: u32, combos: bool) -> f32 {
-    let mut points = 0.0;
-    for dir in 0..4 {
-        points += SHAPE_POINTS[((nibbles >> (4 * dir)) & 0xF) as usize];
-    }
+fn cell_points(nibbles: u32, combos: bool) -> u32 {
+    let mut points = SHAPE_POINTS[(nibbles & 0xF) as usize]
+        + SHAPE_POINTS[((nibbles >> 4) & 0xF) as usize]
+        + SHAPE_POINTS[((nibbles >> 8) & 0xF) as usize]
+        + SHAPE_POINTS[((nibbles >> 12) & 0xF) as usize];
     if combos {
         let summary = Summary::of(nibbles);
         if summary.fours >= 1 && summary.threes >= 1 {
-            points += 60.0;
+            points += 60;
         } else if summary.threes >= 2 {
-            points += 40.0;
+            points += 40;
         }
     }
     points
@@ -86,7 +132,7 @@ fn cell_points(nibbles: u32, combos: bool) -> f32 {
 impl PatternEvaluator {
     /// The total points of both players (by player index).
     fn points(game: &Gomoku) -> [f32; 2] {
-        let mut totals = [0.0f32; 2];
+        let mut totals = [0u32; 2];
         // Black's combinations are often forbidden under renju.
         let combos = [game.rule() != Rule::Renju, true];
         for index in game.empty_bits().iter() {
@@ -97,7 +143,7 @@ impl PatternEvaluator {
                 }
             }
         }
-        totals
+        totals.map(|total| total as f32)
     }
 
     /// The value of `game` for the player to move, as described above.
@@ -109,11 +155,55 @@ impl PatternEvaluator {
         if let Some(value) = tactical_value(game) {
             return value;
         }
+        // A single five cell of the opponent must be taken: value the
+        // position after the block (a few times at most).
+        let mut blocked;
+        let mut game = game;
+        let mut sign = 1.0;
+        for _ in 0..3 {
+            let threats = game.five_bits(1 - game.side().index());
+            let Some(block) = threats.first_index() else {
+                break;
+            };
+            blocked = game.clone();
+            blocked.play_index(block);
+            sign = -sign;
+            if let Some(outcome) = blocked.result() {
+                return sign * outcome.reward(blocked.side());
+            }
+            if let Some(value) = tactical_value(&blocked) {
+                return sign * value;
+            }
+            game = &blocked;
+        }
         let me = game.side().index();
         let points = PatternEvaluator::points(game);
-        let score = self.tempo * points[me] - points[1 - me];
-        (score / self.scale).tanh().clamp(-0.85, 0.85)
+        // The tempo belongs to the player to move, unless the opponent has
+        // an open three to answer and the player to move no four to
+        // answer it with: then the move goes to the answer.
+        let forced = game.four_bits(me).is_empty()
+            && (!game.open_four_bits(1 - me).is_empty() || has_double_threat(game, 1 - me));
+        let score = if forced {
+            points[me] - self.tempo * points[1 - me]
+        } else {
+            self.tempo * points[me] - points[1 - me]
+        };
+        sign * (score / self.scale).tanh().clamp(-0.75, 0.75)
     }
+}
+
+/// Whether `player` has a cell making a four and a three, or two threes
+/// (forbidden cells of Black under renju not counted).
+fn has_double_threat(game: &Gomoku, player: usize) -> bool {
+    let restricted = game.rule() == crate::Rule::Renju && player == 0;
+    game.four_bits(player)
+        .or(&game.three_bits(player))
+        .iter()
+        .any(|index| {
+            let summary = game.summary(player, index);
+            ((summary.fours >= 1 && summary.threes >= 1) || summary.threes >= 2)
+                && !(restricted && game.forbidden_at(index).is_some())
+        })
 }
 
 /// The value of positions decided within a few plies by fours.
@@ -136,7 +226,15 @@ fn tactical_value(game: &Gomoku) -> Option<f32> {
         return None;
     }
     let open_fours = game.without_forbidden(game.side(), *game.open_four_bits(me));
-    (!open_fours.is_empty()).then_some(WIN_SOON)
+    if !open_fours.is_empty() {
+        return Some(WIN_SOON);
+    }
+    // A four and a three, or two threes, at once, against an opponent
+    // with no four to answer with: most often a win.
+    if game.four_bits(opponent).is_empty() && has_double_threat(game, me) {
+        return Some(DOUBLE_THREAT);
+    }
+    None
 }
 
 impl<G: GomokuGame> Evaluator<G> for PatternEvaluator {
@@ -200,7 +298,7 @@ impl PatternPolicy {
             && game.side() == Player::First
             && game.forbidden_at(index).is_some();
         let bonus = if forbidden { 0.0 } else { bonus };
-        bonus + (1.0 + attack).ln() + 0.8 * (1.0 + defence).ln()
+        bonus + ln_1p(attack) + 0.8 * ln_1p(defence)
     }
 }
 
@@ -218,5 +316,18 @@ impl<G: GomokuGame> PolicyEvaluator<G> for PatternPolicy {
 impl<G: GomokuGame> Evaluator<G> for PatternPolicy {
     fn value(&self, state: &G) -> f32 {
         self.evaluator.evaluate(state.as_ref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_logarithm_table_is_accurate() {
+        for x in [0u32, 1, 2, 7, 100, 500, 2047, 5000] {
+            let exact = (1.0 + x.min(2047) as f64).ln() as f32;
+            assert!((ln_1p(x) - exact).abs() < 1e-5, "{x}: {} {exact}", ln_1p(x));
+        }
     }
 }

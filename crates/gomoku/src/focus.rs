@@ -10,9 +10,11 @@ use crate::{Gomoku, Move, MoveSet, ParsePositionError, Rule};
 
 impl Gomoku {
     /// The cells a focused search considers: the empty cells within two
-    /// steps (in both coordinates, a 5x5 square) of some stone, or the
-    /// centre on an empty board. Under renju with Black to move,
-    /// forbidden cells are left out. Empty when the game is over.
+    /// steps (in both coordinates, a 5x5 square) of some stone, and the
+    /// centre while it is empty (the only cell on an empty board; kept
+    /// later so that a game whose first stones went to the edges can still
+    /// take it). Under renju with Black to move, forbidden cells are left
+    /// out. Empty when the game is over.
     ///
     /// When no such cell is legal (the board is nearly full, or every near
     /// cell is forbidden to Black) it falls back to all legal cells, so it
@@ -22,29 +24,25 @@ impl Gomoku {
         MoveSet::new(self.focus_bits(), self.size())
     }
 
-    /// Whether some near cell (the centre, on an empty board) may be
-    /// played by the player to move.
+    /// The empty cells near the stones, and the centre if empty.
+    pub(crate) fn near_cells(&self) -> Bits {
+        let size = self.size();
+        let mut near = *self.near_bits();
+        near.insert((size / 2) * size + size / 2);
+        near.and(&self.empty_bits())
+    }
+
+    /// Whether some near cell may be played by the player to move.
     fn has_near_playable(&self) -> bool {
-        if self.stone_count() == 0 {
-            return true;
-        }
-        let near = self.near_bits().and(&self.empty_bits());
-        near.iter().any(|index| self.may_place(index))
+        self.near_cells().iter().any(|index| self.may_place(index))
     }
 
     pub(crate) fn focus_bits(&self) -> Bits {
         if self.finished() {
             return Bits::new();
         }
-        let size = self.size();
         let empty = self.empty_bits();
-        let mut focus = if self.stone_count() == 0 {
-            let mut centre = Bits::new();
-            centre.insert((size / 2) * size + size / 2);
-            centre
-        } else {
-            self.near_bits().and(&empty)
-        };
+        let mut focus = self.near_cells();
         if self.rule() == Rule::Renju && self.side() == Player::First {
             for index in focus.iter() {
                 if self.forbidden_at(index).is_some() {
@@ -221,13 +219,7 @@ impl Game for Focused {
         if self.0.occupied(index) {
             return false;
         }
-        let near = if self.0.stone_count() == 0 {
-            let size = self.0.size();
-            index == (size / 2) * size + size / 2
-        } else {
-            self.0.near_bits().contains(index)
-        };
-        if near {
+        if self.0.near_cells().contains(index) {
             self.0.may_place(index)
         } else {
             // Far cells are focused only when no near cell is legal.

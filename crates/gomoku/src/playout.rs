@@ -67,14 +67,7 @@ fn random_playable<R: Rng + ?Sized>(game: &Gomoku, mut bits: Bits, rng: &mut R) 
 #[inline]
 fn random_focused<R: Rng + ?Sized>(game: &Gomoku, rng: &mut R) -> Move {
     let size = game.size();
-    let near = if game.stone_count() == 0 {
-        let mut centre = Bits::new();
-        centre.insert((size / 2) * size + size / 2);
-        centre
-    } else {
-        game.near_bits().and(&game.empty_bits())
-    };
-    if let Some(index) = random_playable(game, near, rng) {
+    if let Some(index) = random_playable(game, game.near_cells(), rng) {
         return Move::from_index(index, size);
     }
     // No near cell is playable: any focused cell (the fallback set).

@@ -136,7 +136,9 @@ impl Timing {
         if let Some(left) = settings.time_left {
             limit = limit.min(left / self.moves_to_plan.max(1));
         }
-        let margin = self.min_margin.max(limit.mul_f64(self.margin_share.clamp(0.0, 1.0)));
+        let margin = self
+            .min_margin
+            .max(limit.mul_f64(self.margin_share.clamp(0.0, 1.0)));
         limit.saturating_sub(margin).max(Duration::from_millis(1))
     }
 }
@@ -408,7 +410,8 @@ where
         if self.searcher.is_none() {
             self.searcher = Some((self.make)(&self.settings));
         }
-        self.searcher.get_or_insert_with(|| unreachable!("just built"))
+        self.searcher
+            .get_or_insert_with(|| unreachable!("just built"))
     }
 
     fn new_game(&mut self, size: usize) -> String {
@@ -433,9 +436,12 @@ where
     }
 
     fn rect_start(&mut self, rest: &str) -> String {
-        let parsed = rest
-            .split_once(',')
-            .and_then(|(w, h)| Some((w.trim().parse::<usize>().ok()?, h.trim().parse::<usize>().ok()?)));
+        let parsed = rest.split_once(',').and_then(|(w, h)| {
+            Some((
+                w.trim().parse::<usize>().ok()?,
+                h.trim().parse::<usize>().ok()?,
+            ))
+        });
         match parsed {
             Some((width, height)) if width == height => self.start(&width.to_string()),
             Some((width, height)) => {
@@ -469,7 +475,9 @@ where
         };
         let size = game.size();
         let parse = |part: &str| part.trim().parse::<u32>().ok();
-        let Some((x, y)) = text.split_once(',').and_then(|(x, y)| Some((parse(x)?, parse(y)?)))
+        let Some((x, y)) = text
+            .split_once(',')
+            .and_then(|(x, y)| Some((parse(x)?, parse(y)?)))
         else {
             return Err(format!("expected coordinates x,y, got {text:?}"));
         };
@@ -491,7 +499,10 @@ where
         if game.stone(mv).is_some() {
             return format!("ERROR TURN {rest}: the cell is taken");
         }
-        if let Some(kind) = (game.side() == Player::First).then(|| game.forbidden(mv)).flatten() {
+        if let Some(kind) = (game.side() == Player::First)
+            .then(|| game.forbidden(mv))
+            .flatten()
+        {
             return format!("ERROR TURN {rest}: a {kind} is forbidden to Black under renju");
         }
         if game.try_play(mv).is_err() {
@@ -550,7 +561,12 @@ where
         format_move(mv, game.size())
     }
 
-    fn board_line(&mut self, line: &str, received: Instant, out: &mut impl Write) -> io::Result<()> {
+    fn board_line(
+        &mut self,
+        line: &str,
+        received: Instant,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
         let size = self.game.as_ref().map(Gomoku::size);
         let Some(block) = self.block.as_mut() else {
             return Ok(());
@@ -580,11 +596,15 @@ where
             _ => None,
         };
         let Some(((x, y), field)) = parsed else {
-            block.error = Some(format!("BOARD line {number}: expected x,y,field, got {line:?}"));
+            block.error = Some(format!(
+                "BOARD line {number}: expected x,y,field, got {line:?}"
+            ));
             return Ok(());
         };
         let Some(mv) = Move::from_protocol(x, y, size) else {
-            block.error = Some(format!("BOARD line {number}: {x},{y} is off the {size}x{size} board"));
+            block.error = Some(format!(
+                "BOARD line {number}: {x},{y} is off the {size}x{size} board"
+            ));
             return Ok(());
         };
         if block.own.contains(&mv) || block.opponent.contains(&mv) {
@@ -625,7 +645,11 @@ where
             Player::Second
         } else if self.settings.rule.is_color_symmetric() {
             // Both colours play by the same rules: only the count is odd.
-            if own < opponent { Player::First } else { Player::Second }
+            if own < opponent {
+                Player::First
+            } else {
+                Player::Second
+            }
         } else {
             return format!(
                 "ERROR BOARD has {own} own and {opponent} opponent stones: under renju the colours must follow from alternate play"
@@ -637,7 +661,10 @@ where
         };
         match Gomoku::from_stones(size, self.settings.rule, black, white, me) {
             Ok(game) if game.result().is_some() => {
-                format!("ERROR the position is already decided ({})", game.result().map_or(String::new(), |o| o.to_string()))
+                format!(
+                    "ERROR the position is already decided ({})",
+                    game.result().map_or(String::new(), |o| o.to_string())
+                )
             }
             Ok(game) => {
                 self.game = Some(game);
@@ -660,7 +687,9 @@ where
         if let Some(outcome) = game.result() {
             return format!("ERROR the game is over ({outcome})");
         }
-        let remaining = budget.saturating_sub(received.elapsed()).max(Duration::from_millis(1));
+        let remaining = budget
+            .saturating_sub(received.elapsed())
+            .max(Duration::from_millis(1));
         let limits = Limits::time(remaining).with_stop(self.stop.clone());
         let focus = game.focus_moves();
         let report = if focus.len() == 1 {
@@ -675,7 +704,11 @@ where
         let mv = match report.best.filter(|&mv| game.is_legal(mv)) {
             Some(mv) => mv,
             None => {
-                let fallback = game.focus_moves().iter().next().or_else(|| moves.first().copied());
+                let fallback = game
+                    .focus_moves()
+                    .iter()
+                    .next()
+                    .or_else(|| moves.first().copied());
                 match fallback {
                     Some(mv) => mv,
                     None => return "ERROR no legal move".to_string(),
@@ -685,7 +718,10 @@ where
         if mv.is_pass() {
             return "ERROR every empty cell is forbidden to Black: no move".to_string();
         }
-        let game = self.game.as_mut().unwrap_or_else(|| unreachable!("checked above"));
+        let game = self
+            .game
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("checked above"));
         game.play(mv);
         let size = game.size();
         if let Some(searcher) = self.searcher.as_mut() {

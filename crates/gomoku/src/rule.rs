@@ -162,7 +162,9 @@ pub enum RuleError {
     },
     /// A Gomocup rule bitmask with a bit this crate does not play (caro is
     /// 8).
-    #[error("rule {value} is not supported: only 0 (freestyle), 1 (exact five) and 4 (renju), with 2 (continuous game) ignored")]
+    #[error(
+        "rule {value} is not supported: only 0 (freestyle), 1 (exact five) and 4 (renju), with 2 (continuous game) ignored"
+    )]
     Unsupported {
         /// The bitmask given.
         value: u32,

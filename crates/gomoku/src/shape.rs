@@ -269,7 +269,12 @@ mod tests {
         }
         assert_eq!(AT_LEAST_4[..6561], *patterns::generate(4, false));
         assert_eq!(EXACT_5[..59049], *patterns::generate(5, true));
-        assert!(AT_LEAST_4[6561..].iter().chain(&EXACT_5[59049..]).all(|&code| code == 0));
+        assert!(
+            AT_LEAST_4[6561..]
+                .iter()
+                .chain(&EXACT_5[59049..])
+                .all(|&code| code == 0)
+        );
     }
 
     #[test]

@@ -235,7 +235,10 @@ impl Search<'_> {
             if self.limits.stop_requested() {
                 return true;
             }
-            if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            if self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+            {
                 return true;
             }
         }
@@ -312,7 +315,11 @@ impl Search<'_> {
     /// threes.
     fn attacking_moves(&mut self, game: &Gomoku, plies: u32) -> Vec<usize> {
         let attacker = self.attacker;
-        let player = if attacker == 0 { Player::First } else { Player::Second };
+        let player = if attacker == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
         let mut pool = *game.four_bits(attacker);
         if self.mode == Mode::Vct {
             let threes = game.three_bits(attacker);
@@ -390,7 +397,11 @@ impl Search<'_> {
         if self.mode == Mode::Vcf {
             return Status::Fail;
         }
-        let attacker_player = if attacker == 0 { Player::First } else { Player::Second };
+        let attacker_player = if attacker == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
         let open = game.without_forbidden(attacker_player, *game.open_four_bits(attacker));
         let Some(threat) = open.first_index() else {
             return Status::Fail;
@@ -437,7 +448,11 @@ impl Search<'_> {
     fn defences(&self, game: &Gomoku, threat: usize) -> Vec<usize> {
         let size = game.size();
         let (attacker, defender) = (self.attacker, self.defender());
-        let attacker_player = if attacker == 0 { Player::First } else { Player::Second };
+        let attacker_player = if attacker == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
         let defender_player = attacker_player.opponent();
         // Cells that can change the threat: on its lines within reach.
         let mut cells = Bits::new();

@@ -15,13 +15,13 @@ use crate::{Gomoku, Move, PatternPolicy, Solution, ThreatSolver};
 pub struct TacticalConfig {
     /// Nodes for the VCF search of the player to move. Default 20,000.
     pub vcf_nodes: u64,
-    /// Nodes for checking whether the opponent has a VCF (and, for each
-    /// defence tried, whether it still has one). Default 5,000.
+    /// Nodes for checking whether the opponent has a VCF or a VCT (and,
+    /// for each defence tried, whether it still has one). Default 10,000.
     pub defence_nodes: u64,
     /// Nodes for the VCT search of the player to move (0: no VCT). Default
     /// 20,000.
     pub vct_nodes: u64,
-    /// The longest VCT line, in plies. Default 11.
+    /// The longest VCT line, in plies. Default 15.
     pub vct_plies: u32,
     /// The share of a time limit the threat searches may use together; the
     /// inner searcher gets the rest. Default 0.3.
@@ -32,9 +32,9 @@ impl Default for TacticalConfig {
     fn default() -> Self {
         TacticalConfig {
             vcf_nodes: 20_000,
-            defence_nodes: 5_000,
+            defence_nodes: 10_000,
             vct_nodes: 20_000,
-            vct_plies: 11,
+            vct_plies: 15,
             time_share: 0.3,
         }
     }
@@ -47,16 +47,22 @@ impl Default for TacticalConfig {
 /// 2. block the opponent's five (if there are two, block one: the game is
 ///    lost anyway);
 /// 3. play the first move of a VCF ([`ThreatSolver::vcf`]);
-/// 4. if the opponent (given the move) would have a VCF, play a move that
-///    refutes it: a cell of its line or a four of one's own, checked by
-///    searching the opponent's VCF again, preferring
-///    [`PatternPolicy`]'s favourite;
-/// 5. play the first move of a VCT ([`ThreatSolver::vct`]);
-/// 6. otherwise ask the inner searcher.
+/// 4. play the first move of a VCT ([`ThreatSolver::vct`]; sound against
+///    every defence, counter-fours included);
+/// 5. otherwise ask the inner searcher; and if the opponent, given the
+///    move, would win by fours (or else by threes), play the first move
+///    that stops it (checked by searching their VCF or VCT again), trying
+///    the inner searcher's moves in its order of preference (visits, then
+///    value), then the cells of the opponent's line, one's own fours and
+///    [`PatternPolicy`]'s twelve favourite cells. If nothing stops it, the
+///    inner searcher's move stands.
 ///
 /// With a time limit the threat searches stop at
 /// [`time_share`](TacticalConfig::time_share) of it and the inner searcher
-/// gets what is left; node budgets bound them always. Every decision is
+/// gets what is left (three quarters of it when a threat must be checked);
+/// node budgets bound them always. (A move never creates a threat for the
+/// opponent, so a position where the opponent, given the move, has no
+/// forced win needs no check of the inner searcher's move.) Every decision is
 /// reported with its line as the principal variation, and the inner
 /// searcher hears every [`advance`](Searcher::advance) so it can keep its
 /// tree.
@@ -126,10 +132,63 @@ pub enum Decision {
     Inner,
 }
 
+/// What the opponent threatens, given the move.
+#[derive(Clone, Debug)]
+struct Threatened {
+    /// Their winning line (by fours, or else by threes), their first move
+    /// first.
+    line: Vec<Move>,
+}
+
+/// The clock and budgets of one search.
+struct Clock {
+    started: Instant,
+    /// The time the threat searches may use, if the search is timed.
+    share: Option<Duration>,
+    /// The whole search's time, if timed.
+    total: Option<Duration>,
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Clock {
+    /// A threat-search budget of `nodes` (and `plies`), within the share.
+    fn budget(&self, nodes: u64, plies: Option<u32>) -> Limits {
+        let mut budget = Limits::nodes(nodes);
+        if let Some(share) = self.share {
+            budget = budget.with_time(share.saturating_sub(self.started.elapsed()));
+        }
+        if let Some(stop) = &self.stop {
+            budget = budget.with_stop(stop.clone());
+        }
+        if let Some(plies) = plies {
+            budget = budget.with_depth(plies);
+        }
+        budget
+    }
+
+    /// A budget like [`budget`](Clock::budget), within the whole time.
+    fn late_budget(&self, nodes: u64, plies: Option<u32>) -> Limits {
+        let mut budget = self.budget(nodes, plies);
+        budget.time = self
+            .total
+            .map(|total| total.saturating_sub(self.started.elapsed()));
+        budget
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.total
+            .is_some_and(|total| self.started.elapsed() >= total)
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
 impl<S> TacticalSearcher<S> {
-    /// The tactical move, if the position has one, with its line and
-    /// value.
-    fn tactics(&mut self, game: &Gomoku, limits: &Limits) -> Option<(Move, Vec<Move>, f32, Decision)> {
+    /// The move that settles the position, if it has one: a five, a block,
+    /// a VCF or a VCT, with its line, value and kind.
+    fn forced(&mut self, game: &Gomoku, clock: &Clock) -> Option<(Move, Vec<Move>, f32, Decision)> {
         let me = game.side();
         if let Some(five) = game.threat_moves(me, crate::Threat::Five).iter().next() {
             return Some((five, vec![five], 1.0, Decision::Five));
@@ -137,61 +196,116 @@ impl<S> TacticalSearcher<S> {
         let threats = game.threat_moves(me.opponent(), crate::Threat::Five);
         if !threats.is_empty() {
             let lost = threats.len() > 1;
-            let block = threats.iter().find(|&mv| game_traits::Game::is_legal(game, mv))?;
-            return Some((block, vec![block], if lost { -1.0 } else { 0.0 }, Decision::Block));
+            let block = threats
+                .iter()
+                .find(|&mv| game_traits::Game::is_legal(game, mv))?;
+            return Some((
+                block,
+                vec![block],
+                if lost { -1.0 } else { 0.0 },
+                Decision::Block,
+            ));
         }
-        let started = Instant::now();
-        let share = limits
-            .time
-            .map(|time| time.mul_f32(self.config.time_share.clamp(0.0, 1.0)));
-        let budget = |nodes: u64, plies: Option<u32>| {
-            let mut budget = Limits::nodes(nodes);
-            if let Some(share) = share {
-                budget = budget.with_time(share.saturating_sub(started.elapsed()));
-            }
-            if let Some(stop) = &limits.stop {
-                budget = budget.with_stop(stop.clone());
-            }
-            if let Some(plies) = plies {
-                budget = budget.with_depth(plies);
-            }
-            budget
-        };
-        if let Solution::Win(line) = self.solver.vcf(game, &budget(self.config.vcf_nodes, None)) {
-            return Some((line[0], line, 1.0, Decision::Vcf));
-        }
-        let opponent_view = game.null_move();
-        if let Solution::Win(their_line) =
-            self.solver.vcf(&opponent_view, &budget(self.config.defence_nodes, None))
+        if let Solution::Win(line) = self
+            .solver
+            .vcf(game, &clock.budget(self.config.vcf_nodes, None))
         {
-            // Candidate refutations: the cells of their line, and our fours.
-            let mut candidates: Vec<Move> = their_line.clone();
-            candidates.extend(game.threat_moves(me, crate::Threat::Four).iter());
-            let mut scored: Vec<(f32, Move)> = candidates
-                .into_iter()
-                .filter(|&mv| game_traits::Game::is_legal(game, mv))
-                .map(|mv| (self.policy.logit(game, mv), mv))
-                .collect();
-            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-            scored.dedup_by_key(|(_, mv)| *mv);
-            for (_, mv) in scored {
-                let mut after = game.clone();
-                game_traits::Game::play(&mut after, mv);
-                // After our move it is their turn: do they still win by fours?
-                match self.solver.vcf(&after, &budget(self.config.defence_nodes, None)) {
-                    Solution::Win(_) => continue,
-                    Solution::Unknown if share.is_some_and(|share| started.elapsed() >= share) => break,
-                    _ => return Some((mv, vec![mv], 0.0, Decision::Defence)),
-                }
-            }
+            return Some((line[0], line, 1.0, Decision::Vcf));
         }
         if self.config.vct_nodes > 0
             && let Solution::Win(line) = self.solver.vct(
                 game,
-                &budget(self.config.vct_nodes, Some(self.config.vct_plies)),
+                &clock.budget(self.config.vct_nodes, Some(self.config.vct_plies)),
             )
         {
             return Some((line[0], line, 1.0, Decision::Vct));
+        }
+        None
+    }
+
+    /// Whether the opponent, given the move in `game`, wins by fours (or
+    /// by threes), and how.
+    fn threatened(&mut self, game: &Gomoku, clock: &Clock) -> Option<Threatened> {
+        let opponent_view = game.null_move();
+        if let Solution::Win(line) = self.solver.vcf(
+            &opponent_view,
+            &clock.budget(self.config.defence_nodes, None),
+        ) {
+            return Some(Threatened { line });
+        }
+        if self.config.vct_nodes > 0
+            && let Solution::Win(line) = self.solver.vct(
+                &opponent_view,
+                &clock.budget(self.config.defence_nodes, Some(self.config.vct_plies)),
+            )
+        {
+            return Some(Threatened { line });
+        }
+        None
+    }
+
+    /// Whether the opponent still wins after our `mv`, by fours or by
+    /// threes (whatever the threat was: a move that stops a four can leave a
+    /// win by threes); unknown counts as yes.
+    fn still_wins(&mut self, game: &Gomoku, mv: Move, clock: &Clock) -> bool {
+        let mut after = game.clone();
+        game_traits::Game::play(&mut after, mv);
+        if after.result().is_some() {
+            return false;
+        }
+        let refuted =
+            |solution: Solution| matches!(solution, Solution::NoWin | Solution::NotWithin { .. });
+        let fours = self
+            .solver
+            .vcf(&after, &clock.late_budget(self.config.defence_nodes, None));
+        if !refuted(fours) {
+            return true;
+        }
+        if self.config.vct_nodes == 0 {
+            return false;
+        }
+        let threes = self.solver.vct(
+            &after,
+            &clock.late_budget(self.config.defence_nodes, Some(self.config.vct_plies)),
+        );
+        !refuted(threes)
+    }
+
+    /// A move that stops `threat`, trying the inner searcher's moves in its
+    /// order of preference first, then the cells of the threat's line, our
+    /// fours and the policy's favourites.
+    fn refutation(
+        &mut self,
+        game: &Gomoku,
+        preferred: &[Move],
+        threat: &Threatened,
+        clock: &Clock,
+    ) -> Option<Move> {
+        let me = game.side();
+        let mut others: Vec<Move> = threat.line.clone();
+        others.extend(game.threat_moves(me, crate::Threat::Four).iter());
+        let mut focus: Vec<(f32, Move)> = game
+            .focus_moves()
+            .iter()
+            .map(|mv| (self.policy.logit(game, mv), mv))
+            .collect();
+        focus.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        others.extend(focus.iter().take(12).map(|&(_, mv)| mv));
+        let mut seen = std::collections::HashSet::new();
+        let candidates: Vec<Move> = preferred
+            .iter()
+            .take(8)
+            .chain(&others)
+            .copied()
+            .filter(|&mv| seen.insert(mv) && game_traits::Game::is_legal(game, mv))
+            .collect();
+        for mv in candidates {
+            if clock.out_of_time() {
+                break;
+            }
+            if !self.still_wins(game, mv, clock) {
+                return Some(mv);
+            }
         }
         None
     }
@@ -203,24 +317,76 @@ where
     S: Searcher<G>,
 {
     fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<Move> {
-        let started = Instant::now();
         let game = state.as_ref();
         if game.result().is_some() {
             return self.inner.search(state, limits);
         }
-        if let Some((mv, line, value, decision)) = self.tactics(game, limits) {
-            let nodes = self.solver.nodes();
+        let clock = Clock {
+            started: Instant::now(),
+            share: limits
+                .time
+                .map(|time| time.mul_f32(self.config.time_share.clamp(0.0, 1.0))),
+            total: limits.time,
+            stop: limits.stop.clone(),
+        };
+        if let Some((mv, line, value, decision)) = self.forced(game, &clock) {
             self.last = Some(decision);
             return SearchReport::new(Some(mv), value)
                 .with_pv(line)
-                .with_stats(SearchStats::new(0, nodes, 0, started.elapsed()));
+                .with_stats(SearchStats::new(
+                    0,
+                    self.solver.nodes(),
+                    0,
+                    clock.started.elapsed(),
+                ));
         }
+        let threat = self.threatened(game, &clock);
+        // The inner searcher gets the rest of the time, less a reserve for
+        // checking its move against the threat.
         let mut rest = limits.clone();
         if let Some(time) = limits.time {
-            rest.time = Some(time.saturating_sub(started.elapsed()).max(Duration::from_millis(1)));
+            let left = time.saturating_sub(clock.started.elapsed());
+            let reserve = if threat.is_some() {
+                left / 4
+            } else {
+                Duration::ZERO
+            };
+            rest.time = Some((left - reserve).max(Duration::from_millis(1)));
         }
         self.last = Some(Decision::Inner);
-        self.inner.search(state, &rest)
+        let report = self.inner.search(state, &rest);
+        let Some(threat) = threat else {
+            return report;
+        };
+        // The inner searcher's moves, most visited (then best valued) first.
+        let mut ranked: Vec<&game_traits::MoveInfo<Move>> = report.moves.iter().collect();
+        ranked.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.value.unwrap_or(-2.0).total_cmp(&a.value.unwrap_or(-2.0)))
+        });
+        let preferred: Vec<Move> = report
+            .best
+            .into_iter()
+            .chain(ranked.iter().map(|info| info.mv))
+            .collect();
+        match self.refutation(game, &preferred, &threat, &clock) {
+            Some(mv) if Some(mv) == report.best => report,
+            Some(mv) => {
+                self.last = Some(Decision::Defence);
+                let value = report
+                    .moves
+                    .iter()
+                    .find(|info| info.mv == mv)
+                    .and_then(|info| info.value)
+                    .unwrap_or(0.0);
+                SearchReport::new(Some(mv), value)
+                    .with_pv(vec![mv])
+                    .with_moves(report.moves.clone())
+                    .with_stats(report.stats)
+            }
+            None => report,
+        }
     }
 
     fn advance(&mut self, played: Move) {

@@ -195,10 +195,7 @@ impl FromStr for Gomoku {
                     'X' | 'x' => black.push(mv),
                     'O' | 'o' => white.push(mv),
                     found => {
-                        return Err(ParsePositionError::Cell {
-                            cell: mv,
-                            found,
-                        });
+                        return Err(ParsePositionError::Cell { cell: mv, found });
                     }
                 }
             }

@@ -38,18 +38,30 @@ where
 {
     fn tell(&mut self, line: &str) {
         let mut out = Vec::new();
-        assert_eq!(self.brain.handle_line(line, &mut out).unwrap(), Flow::Continue);
-        assert!(out.is_empty(), "{line:?} was answered {:?}", String::from_utf8_lossy(&out));
+        assert_eq!(
+            self.brain.handle_line(line, &mut out).unwrap(),
+            Flow::Continue
+        );
+        assert!(
+            out.is_empty(),
+            "{line:?} was answered {:?}",
+            String::from_utf8_lossy(&out)
+        );
     }
 
     fn ask(&mut self, line: &str) -> (String, Vec<String>, Duration) {
         let started = Instant::now();
         let mut out = Vec::new();
-        assert_eq!(self.brain.handle_line(line, &mut out).unwrap(), Flow::Continue);
+        assert_eq!(
+            self.brain.handle_line(line, &mut out).unwrap(),
+            Flow::Continue
+        );
         let elapsed = started.elapsed();
         let text = String::from_utf8(out).unwrap();
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-        let answer = lines.pop().unwrap_or_else(|| panic!("{line:?} got no answer"));
+        let answer = lines
+            .pop()
+            .unwrap_or_else(|| panic!("{line:?} got no answer"));
         (answer, lines, elapsed)
     }
 
@@ -87,7 +99,11 @@ impl Process {
                 }
             }
         });
-        Process { child, stdin, lines }
+        Process {
+            child,
+            stdin,
+            lines,
+        }
     }
 
     fn send(&mut self, line: &str) {
@@ -129,7 +145,10 @@ impl Session for Process {
                 assert!(status.success(), "{status}");
                 break;
             }
-            assert!(started.elapsed() < Duration::from_secs(5), "END did not end the brain");
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "END did not end the brain"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
         if let Ok(line) = self.lines.try_recv() {
@@ -158,15 +177,24 @@ fn coordinates(mv: Move, size: usize) -> String {
 fn ask_move(session: &mut impl Session, line: &str, game: &mut Gomoku, limit: Duration) -> Move {
     let (answer, _, elapsed) = session.ask(line);
     let mv = parse_move(&answer, game.size());
-    assert!(game.is_legal(mv), "{line:?} answered {answer} ({mv}), not legal in\n{game}");
+    assert!(
+        game.is_legal(mv),
+        "{line:?} answered {answer} ({mv}), not legal in\n{game}"
+    );
     game.play(mv);
-    assert!(elapsed < limit, "{line:?} answered after {elapsed:?} (limit {limit:?})");
+    assert!(
+        elapsed < limit,
+        "{line:?} answered after {elapsed:?} (limit {limit:?})"
+    );
     mv
 }
 
 fn expect(session: &mut impl Session, line: &str, start: &str) {
     let (answer, _, _) = session.ask(line);
-    assert!(answer.starts_with(start), "{line:?} answered {answer:?}, expected {start}...");
+    assert!(
+        answer.starts_with(start),
+        "{line:?} answered {answer:?}, expected {start}..."
+    );
 }
 
 /// The session: every command, malformed and unknown lines, both stone
@@ -197,7 +225,11 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
     let mut game = Gomoku::with_rule(Rule::Freestyle);
     session.tell("INFO time_left 590000");
     let first = ask_move(&mut session, "BEGIN", &mut game, limit);
-    assert_eq!(first, "h8".parse().unwrap(), "the first move on an empty board");
+    assert_eq!(
+        first,
+        "h8".parse().unwrap(),
+        "the first move on an empty board"
+    );
     // The opponent: a far move, then one ply of the pattern evaluator.
     let mut opponent = GreedySearcher::new(PatternEvaluator::default());
     for turn in 0..4 {
@@ -205,10 +237,18 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
         let mv: Move = if turn == 0 {
             "a1".parse().unwrap()
         } else {
-            opponent.search(&game, &game_traits::Limits::none()).best.unwrap()
+            opponent
+                .search(&game, &game_traits::Limits::none())
+                .best
+                .unwrap()
         };
         game.play(mv);
-        ask_move(&mut session, &format!("TURN {}", coordinates(mv, 15)), &mut game, limit);
+        ask_move(
+            &mut session,
+            &format!("TURN {}", coordinates(mv, 15)),
+            &mut game,
+            limit,
+        );
         if game.is_over() {
             break;
         }
@@ -219,7 +259,11 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
     expect(&mut session, "TURN a,b", "ERROR");
     expect(&mut session, "TURN 15,0", "ERROR");
     expect(&mut session, "TURN -1,0", "ERROR");
-    expect(&mut session, &format!("TURN {}", coordinates(first, 15)), "ERROR");
+    expect(
+        &mut session,
+        &format!("TURN {}", coordinates(first, 15)),
+        "ERROR",
+    );
     expect(&mut session, "SUGGEST", "UNKNOWN");
     expect(&mut session, "HELLO there", "UNKNOWN");
     expect(&mut session, "takeback 0,0", "ERROR"); // no stone there
@@ -234,7 +278,10 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
     let mv: Move = "c3".parse().unwrap();
     game.play(mv);
     let (answer, messages, elapsed) = session.ask(&format!("TURN {}", coordinates(mv, 15)));
-    assert!(messages.iter().any(|line| line.contains("timeout_turn")), "{messages:?}");
+    assert!(
+        messages.iter().any(|line| line.contains("timeout_turn")),
+        "{messages:?}"
+    );
     assert!(elapsed < limit, "{elapsed:?}");
     let reply = parse_move(&answer, 15);
     assert!(game.is_legal(reply));
@@ -247,7 +294,12 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
     // Lower case and extra spaces are accepted.
     let mv: Move = "n2".parse().unwrap();
     game.play(mv);
-    ask_move(&mut session, &format!("turn  {} ", coordinates(mv, 15)), &mut game, limit);
+    ask_move(
+        &mut session,
+        &format!("turn  {} ", coordinates(mv, 15)),
+        &mut game,
+        limit,
+    );
 
     // BOARD with both stone kinds: as many own stones as the opponent's
     // makes the brain Black.
@@ -266,14 +318,16 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
     for line in board_lines(&own, &opponent) {
         session.tell(&line);
     }
-    let mut black = Gomoku::from_stones(15, Rule::Freestyle, &own, &opponent, Player::First).unwrap();
+    let mut black =
+        Gomoku::from_stones(15, Rule::Freestyle, &own, &opponent, Player::First).unwrap();
     ask_move(&mut session, "DONE", &mut black, limit);
     // One own stone fewer: the brain is White.
     expect(&mut session, "RESTART", "OK");
     for line in board_lines(&own[..1], &opponent) {
         session.tell(&line);
     }
-    let mut white = Gomoku::from_stones(15, Rule::Freestyle, &opponent, &own[..1], Player::Second).unwrap();
+    let mut white =
+        Gomoku::from_stones(15, Rule::Freestyle, &opponent, &own[..1], Player::Second).unwrap();
     ask_move(&mut session, "DONE", &mut white, limit);
     // A malformed BOARD line is reported at DONE.
     expect(&mut session, "RESTART", "OK");
@@ -296,21 +350,37 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
     // four on the way to five; and plays on.
     session.tell("INFO rule 1");
     expect(&mut session, "RESTART", "OK");
-    let own: Vec<Move> = ["a1", "c1", "e1"].iter().map(|name| name.parse().unwrap()).collect();
-    let opponent: Vec<Move> = ["h8", "h9", "h10", "h11"].iter().map(|name| name.parse().unwrap()).collect();
-    let mut standard = Gomoku::from_stones(15, Rule::Standard, &opponent, &own, Player::Second).unwrap();
+    let own: Vec<Move> = ["a1", "c1", "e1"]
+        .iter()
+        .map(|name| name.parse().unwrap())
+        .collect();
+    let opponent: Vec<Move> = ["h8", "h9", "h10", "h11"]
+        .iter()
+        .map(|name| name.parse().unwrap())
+        .collect();
+    let mut standard =
+        Gomoku::from_stones(15, Rule::Standard, &opponent, &own, Player::Second).unwrap();
     for line in board_lines(&own, &opponent) {
         session.tell(&line);
     }
     let block = ask_move(&mut session, "DONE", &mut standard, limit);
-    assert!(["h7", "h12"].contains(&block.to_string().as_str()), "{block}");
+    assert!(
+        ["h7", "h12"].contains(&block.to_string().as_str()),
+        "{block}"
+    );
 
     // Renju: the brain, Black, never plays a forbidden cell. i8 would make
     // two open threes (g8-h8-i8 and i8-i9-i10).
     session.tell("INFO rule 4");
     expect(&mut session, "RESTART", "OK");
-    let own: Vec<Move> = ["g8", "h8", "i9", "i10"].iter().map(|name| name.parse().unwrap()).collect();
-    let opponent: Vec<Move> = ["a15", "c15", "e15", "o1"].iter().map(|name| name.parse().unwrap()).collect();
+    let own: Vec<Move> = ["g8", "h8", "i9", "i10"]
+        .iter()
+        .map(|name| name.parse().unwrap())
+        .collect();
+    let opponent: Vec<Move> = ["a15", "c15", "e15", "o1"]
+        .iter()
+        .map(|name| name.parse().unwrap())
+        .collect();
     let mut renju = Gomoku::from_stones(15, Rule::Renju, &own, &opponent, Player::First).unwrap();
     assert!(renju.is_forbidden("i8".parse().unwrap()));
     for line in board_lines(&own, &opponent) {
@@ -322,10 +392,16 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
     // forbidden.
     let reply: Move = "o15".parse().unwrap();
     renju.play(reply);
-    ask_move(&mut session, &format!("TURN {}", coordinates(reply, 15)), &mut renju, limit);
+    ask_move(
+        &mut session,
+        &format!("TURN {}", coordinates(reply, 15)),
+        &mut renju,
+        limit,
+    );
     // As White, the brain must answer a Black forbidden move with ERROR.
     expect(&mut session, "RESTART", "OK");
-    let mut as_white = Gomoku::from_stones(15, Rule::Renju, &own, &opponent[..3], Player::Second).unwrap();
+    let mut as_white =
+        Gomoku::from_stones(15, Rule::Renju, &own, &opponent[..3], Player::Second).unwrap();
     for line in board_lines(&opponent[..3], &own) {
         session.tell(&line);
     }
@@ -367,10 +443,21 @@ fn brain_binary() -> PathBuf {
         .get_or_init(|| {
             let exe = std::env::current_exe().unwrap();
             // target/<profile directory>/deps/protocol-<hash>
-            let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap().to_path_buf();
+            let profile_dir = exe
+                .parent()
+                .and_then(|deps| deps.parent())
+                .unwrap()
+                .to_path_buf();
             let mut command = Command::new(env!("CARGO"));
             command
-                .args(["build", "--quiet", "-p", "gomoku", "--example", "pbrain-gomoku"])
+                .args([
+                    "build",
+                    "--quiet",
+                    "-p",
+                    "gomoku",
+                    "--example",
+                    "pbrain-gomoku",
+                ])
                 .current_dir(env!("CARGO_MANIFEST_DIR"));
             if cfg!(debug_assertions) {
                 command.args(["--profile", "test"]);
@@ -398,7 +485,11 @@ fn scripted_session_through_the_binary() {
 #[test]
 fn the_binary_refuses_bad_arguments() {
     let binary = brain_binary();
-    for args in [&["--searcher", "oracle"][..], &["--threads", "0"], &["--bogus", "1"]] {
+    for args in [
+        &["--searcher", "oracle"][..],
+        &["--threads", "0"],
+        &["--bogus", "1"],
+    ] {
         let output = Command::new(&binary).args(args).output().unwrap();
         assert!(!output.status.success(), "{args:?}");
         assert!(output.stdout.is_empty(), "{args:?}");
@@ -411,14 +502,24 @@ fn end_stops_a_search_at_once() {
     let binary = brain_binary();
     let mut session = Process::start(&binary, &[]);
     session.send("START 15");
-    assert_eq!(session.lines.recv_timeout(Duration::from_secs(10)).unwrap(), "OK");
+    assert_eq!(
+        session.lines.recv_timeout(Duration::from_secs(10)).unwrap(),
+        "OK"
+    );
     session.send("INFO timeout_turn 30000");
     session.send("BEGIN");
-    assert_eq!(session.lines.recv_timeout(Duration::from_secs(40)).unwrap(), "7,7");
+    assert_eq!(
+        session.lines.recv_timeout(Duration::from_secs(40)).unwrap(),
+        "7,7"
+    );
     // A long think, interrupted.
     session.send("TURN 8,8");
     std::thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
     session.end();
-    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
 }

@@ -16,7 +16,9 @@ fn renju(rows: &str) -> Gomoku {
 
 /// A renju position drawn as rows, `side` (`X` or `O`) to move.
 fn renju_to_move(rows: &str, side: &str) -> Gomoku {
-    format!("{rows}\n{side} renju").parse().unwrap_or_else(|error| panic!("{error}"))
+    format!("{rows}\n{side} renju")
+        .parse()
+        .unwrap_or_else(|error| panic!("{error}"))
 }
 
 fn at(name: &str) -> Move {
@@ -27,7 +29,11 @@ fn at(name: &str) -> Move {
 fn verdict(game: &Gomoku, cell: &str) -> Option<Forbidden> {
     let mv = at(cell);
     let forbidden = game.forbidden(mv);
-    assert_eq!(forbidden.is_some(), reference::forbidden(game, mv), "{cell} in\n{game}");
+    assert_eq!(
+        forbidden.is_some(),
+        reference::forbidden(game, mv),
+        "{cell} in\n{game}"
+    );
     assert_eq!(game.is_legal(mv), forbidden.is_none());
     forbidden
 }

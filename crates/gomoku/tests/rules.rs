@@ -226,7 +226,8 @@ fn every_line_at_every_place_gets_each_rules_verdict() {
                 for length in 4..=6usize {
                     for x in 0..size as i32 {
                         for y in 0..size as i32 {
-                            let (ex, ey) = (x + dx * (length as i32 - 1), y + dy * (length as i32 - 1));
+                            let (ex, ey) =
+                                (x + dx * (length as i32 - 1), y + dy * (length as i32 - 1));
                             if ex < 0 || ey < 0 || ex >= size as i32 || ey >= size as i32 {
                                 continue;
                             }
@@ -238,9 +239,22 @@ fn every_line_at_every_place_gets_each_rules_verdict() {
                                     Player::First => (cells.clone(), Vec::new()),
                                     Player::Second => (Vec::new(), cells.clone()),
                                 };
-                                let game = Gomoku::from_stones(size, rule, &black, &white, player.opponent()).unwrap();
-                                let expected = verdict(rule, player, length).map(|_| Outcome::Win(player));
-                                assert_eq!(game.outcome(), expected, "{rule} {player:?} {length} at {}", cells[0]);
+                                let game = Gomoku::from_stones(
+                                    size,
+                                    rule,
+                                    &black,
+                                    &white,
+                                    player.opponent(),
+                                )
+                                .unwrap();
+                                let expected =
+                                    verdict(rule, player, length).map(|_| Outcome::Win(player));
+                                assert_eq!(
+                                    game.outcome(),
+                                    expected,
+                                    "{rule} {player:?} {length} at {}",
+                                    cells[0]
+                                );
                                 let mut moves = Vec::new();
                                 game.legal_moves(&mut moves);
                                 assert_eq!(moves.is_empty(), expected.is_some());

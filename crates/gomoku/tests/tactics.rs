@@ -87,9 +87,7 @@ fn check_vcf_line(game: &Gomoku, line: &[Move]) -> Result<(), String> {
             }
             match fives.len() {
                 0 => return Err(format!("ply {ply}: the attacker made no four")),
-                1 if position.is_legal(fives.iter().next().unwrap())
-                    && !fives.contains(mv) =>
-                {
+                1 if position.is_legal(fives.iter().next().unwrap()) && !fives.contains(mv) => {
                     return Err(format!("ply {ply}: {mv} does not block the four"));
                 }
                 _ => {}
@@ -207,13 +205,18 @@ fn vcf_finds_the_shortest_forced_wins() {
             let shorter = Limits::depth(plies as u32 - 2);
             assert_eq!(
                 solver.vcf(&game, &shorter),
-                Solution::NotWithin { plies: plies as u32 - 2 }
+                Solution::NotWithin {
+                    plies: plies as u32 - 2
+                }
             );
         }
         // The attacker's first move is the only right one in some of
         // these; the defender in the same position (given the move) has
         // no VCF of its own here.
-        assert!(!matches!(solver.vcf(&game.null_move(), &Limits::none()), Solution::Unknown));
+        assert!(!matches!(
+            solver.vcf(&game.null_move(), &Limits::none()),
+            Solution::Unknown
+        ));
     }
 }
 
@@ -257,7 +260,11 @@ fn vcf_proves_there_is_none() {
          X freestyle",
     ] {
         let game = position(text);
-        assert_eq!(solver.vcf(&game, &Limits::none()), Solution::NoWin, "{game}");
+        assert_eq!(
+            solver.vcf(&game, &Limits::none()),
+            Solution::NoWin,
+            "{game}"
+        );
         assert_eq!(naive_shortest(&game, 15), None);
     }
 }
@@ -316,7 +323,11 @@ fn the_line_check_catches_wrong_answers() {
         assert!(check_vcf_line(&game, &line).is_ok());
         // A forced answer of the defender moved elsewhere, the attacker's
         // first move replaced, and the last move dropped: each is caught.
-        let free = game.empty_cells().iter().find(|mv| !line.contains(mv)).unwrap();
+        let free = game
+            .empty_cells()
+            .iter()
+            .find(|mv| !line.contains(mv))
+            .unwrap();
         let mut wrong_attack = line.clone();
         wrong_attack[0] = free;
         let short = line[..line.len() - 1].to_vec();
@@ -324,9 +335,7 @@ fn the_line_check_catches_wrong_answers() {
         // The defender's forced plies: where the attacker has one five cell.
         let mut position = game.clone();
         for (ply, &mv) in line.iter().enumerate() {
-            if ply % 2 == 1
-                && position.threat_moves(game.side(), Threat::Five).len() == 1
-            {
+            if ply % 2 == 1 && position.threat_moves(game.side(), Threat::Five).len() == 1 {
                 let mut wrong_defence = line.clone();
                 wrong_defence[ply] = free;
                 wrongs.push(wrong_defence);
@@ -412,9 +421,16 @@ fn vct_wins_with_threes() {
     assert_eq!(line.len(), 5, "{line:?}");
     // Under renju the same move is a forbidden double three, and Black
     // has no other win by threes here.
-    let renju: Gomoku = game.to_string().replace("freestyle", "renju").parse().unwrap();
+    let renju: Gomoku = game
+        .to_string()
+        .replace("freestyle", "renju")
+        .parse()
+        .unwrap();
     let solution = solver.vct(&renju, &Limits::none().with_depth(9));
-    assert!(!matches!(solution, Solution::Win(ref line) if line[0].to_string() == "h8"), "{solution:?}");
+    assert!(
+        !matches!(solution, Solution::Win(ref line) if line[0].to_string() == "h8"),
+        "{solution:?}"
+    );
     // The budget is honoured.
     let early = Gomoku::new();
     assert_eq!(solver.vct(&early, &Limits::nodes(1)), Solution::Unknown);
@@ -529,7 +545,12 @@ fn is_right(game: &Gomoku, win: bool, mv: Option<Move>) -> bool {
     }
 }
 
-fn check<S: Searcher<Gomoku>>(name: &str, searcher: &mut S, cases: &[(Gomoku, bool)], limits: &Limits) {
+fn check<S: Searcher<Gomoku>>(
+    name: &str,
+    searcher: &mut S,
+    cases: &[(Gomoku, bool)],
+    limits: &Limits,
+) {
     for (game, win) in cases {
         searcher.reset();
         let report = searcher.search(game, limits);
@@ -537,7 +558,11 @@ fn check<S: Searcher<Gomoku>>(name: &str, searcher: &mut S, cases: &[(Gomoku, bo
             is_right(game, *win, report.best),
             "{name} played {:?} ({}) in\n{game}",
             report.best,
-            if *win { "five to make" } else { "four to block" }
+            if *win {
+                "five to make"
+            } else {
+                "four to block"
+            }
         );
     }
 }
@@ -548,9 +573,17 @@ fn every_searcher_makes_fives_and_blocks_fours() {
     cases.extend(tactical_positions(2));
     let limits = Limits::iterations(1_000);
     let config = MctsConfig::default().with_seed(5);
-    let uct = Mcts::with_parts(config.clone(), Uct, ThreatPlayout, PatternEvaluator::default()).unwrap();
+    let uct = Mcts::with_parts(
+        config.clone(),
+        Uct,
+        ThreatPlayout,
+        PatternEvaluator::default(),
+    )
+    .unwrap();
     let rave = Mcts::with_parts(
-        config.clone().with_exploration(Rave::RECOMMENDED_EXPLORATION),
+        config
+            .clone()
+            .with_exploration(Rave::RECOMMENDED_EXPLORATION),
         Rave::new(),
         ThreatPlayout,
         PatternEvaluator::default(),
@@ -564,10 +597,25 @@ fn every_searcher_makes_fives_and_blocks_fours() {
     let puct = Puct::new(PatternPolicy::default(), PuctConfig::default().with_seed(5)).unwrap();
     check("uct", &mut OnFocused(uct), &cases, &limits);
     check("rave", &mut OnFocused(rave), &cases, &limits);
-    check("gumbel", &mut OnFocused(gumbel), &cases, &Limits::iterations(64));
-    check("puct", &mut OnFocused(puct), &cases, &Limits::iterations(64));
+    check(
+        "gumbel",
+        &mut OnFocused(gumbel),
+        &cases,
+        &Limits::iterations(64),
+    );
+    check(
+        "puct",
+        &mut OnFocused(puct),
+        &cases,
+        &Limits::iterations(64),
+    );
     // The greedy player on the full board, and through the focused view.
-    check("greedy", &mut GreedySearcher::new(PatternEvaluator::default()), &cases, &Limits::none());
+    check(
+        "greedy",
+        &mut GreedySearcher::new(PatternEvaluator::default()),
+        &cases,
+        &Limits::none(),
+    );
     check(
         "greedy-focused",
         &mut OnFocused(GreedySearcher::new(PatternEvaluator::default())),
@@ -615,9 +663,18 @@ fn focused_searchers_see_only_near_cells() {
          ...............
          O freestyle",
     ));
-    let mut mcts = Mcts::with_parts(MctsConfig::default().with_seed(1), Uct, ThreatPlayout, PatternEvaluator::default()).unwrap();
+    let mut mcts = Mcts::with_parts(
+        MctsConfig::default().with_seed(1),
+        Uct,
+        ThreatPlayout,
+        PatternEvaluator::default(),
+    )
+    .unwrap();
     let report = mcts.search(&game, &Limits::iterations(300));
     assert_eq!(report.moves.len(), 24);
     let best = report.best.unwrap();
-    assert!(best.x().abs_diff(7) <= 2 && best.y().abs_diff(7) <= 2, "{best}");
+    assert!(
+        best.x().abs_diff(7) <= 2 && best.y().abs_diff(7) <= 2,
+        "{best}"
+    );
 }

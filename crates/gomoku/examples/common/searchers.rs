@@ -3,20 +3,23 @@
 
 use game_traits::{GreedySearcher, RandomSearcher, Searcher};
 use gomoku::protocol::Settings;
-use gomoku::{Focused, Gomoku, OnFocused, PatternEvaluator, PatternPolicy, TacticalSearcher, ThreatPlayout};
+use gomoku::{
+    Focused, Gomoku, OnFocused, PatternEvaluator, PatternPolicy, TacticalSearcher, ThreatPlayout,
+};
 use gumbel_az::{GumbelAz, GumbelConfig, Puct, PuctConfig};
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, Uct};
 
 /// A searcher by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SearcherKind {
-    /// MCTS with RAVE and threat-aware playouts (the default).
+    /// MCTS with RAVE and threat-aware playouts.
     Rave,
     /// Plain UCT with threat-aware playouts.
     Uct,
     /// Gumbel AlphaZero with the pattern policy.
     Gumbel,
-    /// PUCT (AlphaZero) with the pattern policy.
+    /// PUCT (AlphaZero) with the pattern policy (the default: the
+    /// strongest against the greedy player, see `docs/results.md`).
     Puct,
     /// One ply of the pattern evaluator.
     Greedy,
@@ -26,7 +29,10 @@ pub(crate) enum SearcherKind {
 
 impl SearcherKind {
     /// The names, for help texts.
-    pub(crate) const NAMES: &'static str = "rave (default), uct, gumbel, puct, greedy, random";
+    pub(crate) const NAMES: &'static str = "puct (default), rave, uct, gumbel, greedy, random";
+
+    /// The default searcher.
+    pub(crate) const DEFAULT: SearcherKind = SearcherKind::Puct;
 
     /// The searcher named `name`.
     pub(crate) fn parse(name: &str) -> Option<SearcherKind> {
@@ -44,37 +50,52 @@ impl SearcherKind {
     /// The searcher for a game under `settings`, with the tactical layer
     /// (fives, fours, VCF, VCT) in front of the tree searchers. `threads`
     /// and `seed` go to the searchers that use them.
-    pub(crate) fn build(self, settings: &Settings, threads: usize, seed: u64) -> Box<dyn Searcher<Gomoku> + Send> {
+    pub(crate) fn build(
+        self,
+        settings: &Settings,
+        threads: usize,
+        seed: u64,
+    ) -> Box<dyn Searcher<Gomoku> + Send> {
         // Half of the memory the manager allows for the tree (the rest for
         // everything else); 4 million nodes without a limit.
         let node_bytes = (mcts_rave::node_bytes::<gomoku::Move>() + mcts_rave::AMAF_BYTES) as u64;
-        let max_nodes = settings
-            .max_memory
-            .map_or(4_000_000, |bytes| (bytes / 2 / node_bytes).clamp(10_000, 16_000_000));
+        let max_nodes = settings.max_memory.map_or(4_000_000, |bytes| {
+            (bytes / 2 / node_bytes).clamp(10_000, 16_000_000)
+        });
         let mcts = MctsConfig::default()
             .with_threads(threads)
             .with_seed(seed)
             .with_max_nodes(max_nodes)
             .with_leaf(LeafEvaluation::Playout);
-        let tactical = |inner: Box<dyn Searcher<Focused> + Send>| -> Box<dyn Searcher<Gomoku> + Send> {
-            Box::new(TacticalSearcher::new(OnFocused(inner)))
-        };
+        let tactical =
+            |inner: Box<dyn Searcher<Focused> + Send>| -> Box<dyn Searcher<Gomoku> + Send> {
+                Box::new(TacticalSearcher::new(OnFocused(inner)))
+            };
         match self {
             SearcherKind::Rave => {
                 let config = mcts.with_exploration(Rave::RECOMMENDED_EXPLORATION);
-                let searcher = Mcts::with_parts(config, Rave::new(), ThreatPlayout, PatternEvaluator::default())
-                    .unwrap_or_else(|error| panic!("valid settings: {error}"));
+                let searcher = Mcts::with_parts(
+                    config,
+                    Rave::new(),
+                    ThreatPlayout,
+                    PatternEvaluator::default(),
+                )
+                .unwrap_or_else(|error| panic!("valid settings: {error}"));
                 tactical(Box::new(searcher))
             }
             SearcherKind::Uct => {
-                let searcher = Mcts::with_parts(mcts, Uct, ThreatPlayout, PatternEvaluator::default())
-                    .unwrap_or_else(|error| panic!("valid settings: {error}"));
+                let searcher =
+                    Mcts::with_parts(mcts, Uct, ThreatPlayout, PatternEvaluator::default())
+                        .unwrap_or_else(|error| panic!("valid settings: {error}"));
                 tactical(Box::new(searcher))
             }
             SearcherKind::Gumbel => {
+                // Gumbel plans Sequential Halving for a simulation count; the
+                // brain gives it only a time limit, which then cuts the plan.
                 let config = GumbelConfig::default()
                     .with_gumbel_scale(0.0)
                     .with_max_considered_actions(8)
+                    .with_default_simulations(4096)
                     .with_seed(seed);
                 let searcher = GumbelAz::new(PatternPolicy::default(), config)
                     .unwrap_or_else(|error| panic!("valid settings: {error}"));
@@ -86,7 +107,9 @@ impl SearcherKind {
                     .unwrap_or_else(|error| panic!("valid settings: {error}"));
                 tactical(Box::new(searcher))
             }
-            SearcherKind::Greedy => Box::new(OnFocused(GreedySearcher::new(PatternEvaluator::default()))),
+            SearcherKind::Greedy => {
+                Box::new(OnFocused(GreedySearcher::new(PatternEvaluator::default())))
+            }
             SearcherKind::Random => Box::new(OnFocused(RandomSearcher::new(seed))),
         }
     }

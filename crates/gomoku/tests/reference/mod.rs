@@ -82,7 +82,8 @@ fn classify(cells: &mut [Option<Player>], position: usize, player: Player, exact
     if fours == 1 {
         return Shape::Four;
     }
-    let (mut solid, mut broken, mut closed, mut open_two, mut two) = (false, false, false, false, false);
+    let (mut solid, mut broken, mut closed, mut open_two, mut two) =
+        (false, false, false, false, false);
     for &q in &near {
         cells[q] = Some(player);
         let next = classify(cells, position, player, exact);
@@ -122,7 +123,12 @@ pub fn shape(game: &Gomoku, player: Player, mv: Move, direction: Direction) -> S
     let (mut cells, position) = line(game, mv, direction);
     assert!(cells[position].is_none(), "{mv} is occupied");
     cells[position] = Some(player);
-    classify(&mut cells, position, player, !game.rule().overline_wins(player))
+    classify(
+        &mut cells,
+        position,
+        player,
+        !game.rule().overline_wins(player),
+    )
 }
 
 /// `game` with a stone of `player` on `mv`, same player to move.
