@@ -107,7 +107,7 @@ impl Default for Settings {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct Timing {
-    /// Kept back from every limit: at least this much. Default 50 ms.
+    /// Kept back from every limit: at least this much. Default 60 ms.
     pub min_margin: Duration,
     /// Kept back from every limit: at least this share of it. Default 0.1.
     pub margin_share: f64,
@@ -119,7 +119,7 @@ pub struct Timing {
 impl Default for Timing {
     fn default() -> Self {
         Timing {
-            min_margin: Duration::from_millis(50),
+            min_margin: Duration::from_millis(60),
             margin_share: 0.1,
             moves_to_plan: 20,
         }
@@ -195,6 +195,9 @@ pub struct Brain<S, F> {
     unsatisfied: Option<String>,
     about: String,
     stop: Arc<AtomicBool>,
+    /// The brain's own last move, told to the searcher once the answer is
+    /// out (tree reuse can take a while and must not delay the answer).
+    to_advance: Option<Move>,
 }
 
 impl<S, F> Brain<S, F>
@@ -218,6 +221,7 @@ where
                 env!("CARGO_PKG_VERSION")
             ),
             stop: Arc::new(AtomicBool::new(false)),
+            to_advance: None,
         }
     }
 
@@ -336,6 +340,11 @@ where
         }
         writeln!(out, "{answer}")?;
         out.flush()?;
+        if let Some(mv) = self.to_advance.take()
+            && let Some(searcher) = self.searcher.as_mut()
+        {
+            searcher.advance(mv);
+        }
         Ok(Flow::Continue)
     }
 
@@ -724,9 +733,7 @@ where
             .unwrap_or_else(|| unreachable!("checked above"));
         game.play(mv);
         let size = game.size();
-        if let Some(searcher) = self.searcher.as_mut() {
-            searcher.advance(mv);
-        }
+        self.to_advance = Some(mv);
         format_move(mv, size)
     }
 }

@@ -96,7 +96,7 @@ struct Failed {
 /// when the search was exhaustive. `Limits` bound them: `depth` is the
 /// longest line in plies (default: no limit for VCF, 15 for VCT), `nodes`
 /// the positions visited (default 1,000,000), `time` and the stop flag as
-/// usual (checked every 256 nodes).
+/// usual (checked every 32 nodes).
 ///
 /// A VCF proof is sound and its absence is exact. A VCT proof is sound (the
 /// defence tried covers every move that stops the threat and every
@@ -132,8 +132,9 @@ pub struct ThreatSolver {
     nodes: u64,
 }
 
-/// Nodes between checks of the clock and the stop flag.
-const CHECK_EVERY: u64 = 256;
+/// Nodes between checks of the clock and the stop flag (a node costs a
+/// few microseconds, a VCT defence node up to some tens).
+const CHECK_EVERY: u64 = 32;
 
 /// The default node budget.
 const DEFAULT_NODES: u64 = 1_000_000;

@@ -478,7 +478,7 @@ fn brain_binary() -> PathBuf {
 #[test]
 fn scripted_session_through_the_binary() {
     let binary = brain_binary();
-    let session = Process::start(&binary, &["--searcher", "rave", "--seed", "3"]);
+    let session = Process::start(&binary, &["--seed", "3"]);
     scripted_session(session, 500);
 }
 
