@@ -79,18 +79,27 @@ fn ln_1p(points: u32) -> f32 {
 /// * a game that is over scores its exact result;
 /// * if we can complete a five: `+0.95`; if the opponent has two five
 ///   cells (or one we may not take, a forbidden cell for Black under
-///   renju): `-0.95`; if the opponent has none and we can make a straight
-///   four or two fours: `+0.9`;
+///   renju): `-0.95`; if the opponent has one, we must take it: the value
+///   is that of the position after the block (followed up to three
+///   times); if the opponent has none and we can make a straight four or
+///   two fours: `+0.9`; if we can make a four and a three, or two threes,
+///   at once and the opponent has no four to answer with: `+0.8`;
 /// * otherwise every empty cell adds, for each player, the points of the
-///   shapes that player would make there ([`Shape`]: two 1, open two 4,
-///   three 6, broken three 14, open three 18, four 24, open or double
-///   four 120), plus 60 for a four and a three at once and 40 for two
-///   threes (not for Black under renju, where those are often forbidden);
-///   the value is `tanh((1.25 * ours - theirs) / scale)` kept inside
-///   `[-0.85, 0.85]`, the factor giving the move to the player who has it.
+///   shapes that player would make there ([`Shape`](crate::Shape): two 1,
+///   open two 4, three 6, broken three 14, open three 18, four 24, open
+///   or double four 120), plus 60 for a four and a three at once and 40
+///   for two threes (not for Black under renju, where those are often
+///   forbidden). The value is `tanh((tempo * ours - theirs) / scale)`,
+///   kept inside `[-0.75, 0.75]`: the factor gives the move to the player
+///   who has it, except when the opponent has an open three or a double
+///   threat to answer and we have no four to answer with, when the move
+///   must go to the answer and the factor goes to the opponent
+///   (`tanh((ours - tempo * theirs) / scale)`).
 ///
 /// Both players are scored alike, so under freestyle and standard a
-/// position and its colour flip get the same value.
+/// position and its colour flip get the same value. The weights were set
+/// by hand and checked against the greedy pattern player (see
+/// `docs/results.md`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PatternEvaluator {

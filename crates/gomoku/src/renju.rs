@@ -120,7 +120,7 @@ impl Gomoku {
             let this_power = power;
             power *= 3;
             // Only empty neighbours (digit 0) on the board can be played.
-            if (window / this_power) % 3 != 0 {
+            if !(window / this_power).is_multiple_of(3) {
                 continue;
             }
             let along = position as isize + offset;

@@ -232,7 +232,7 @@ impl Search<'_> {
         if self.nodes >= self.node_limit {
             return true;
         }
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             if self.limits.stop_requested() {
                 return true;
             }

@@ -8,7 +8,7 @@ use gomoku::{Direction, Gomoku, Move, Rule, Shape};
 
 /// The cells of the line through `mv` in `direction`, and `mv`'s place
 /// among them.
-pub fn line(game: &Gomoku, mv: Move, direction: Direction) -> (Vec<Option<Player>>, usize) {
+pub(crate) fn line(game: &Gomoku, mv: Move, direction: Direction) -> (Vec<Option<Player>>, usize) {
     let size = game.size() as i32;
     let (dx, dy) = direction.step();
     let (mut x, mut y) = (i32::from(mv.x()), i32::from(mv.y()));
@@ -119,7 +119,7 @@ fn classify(cells: &mut [Option<Player>], position: usize, player: Player, exact
 }
 
 /// The shape `player` makes on the empty cell `mv` in `direction`.
-pub fn shape(game: &Gomoku, player: Player, mv: Move, direction: Direction) -> Shape {
+pub(crate) fn shape(game: &Gomoku, player: Player, mv: Move, direction: Direction) -> Shape {
     let (mut cells, position) = line(game, mv, direction);
     assert!(cells[position].is_none(), "{mv} is occupied");
     cells[position] = Some(player);
@@ -132,7 +132,7 @@ pub fn shape(game: &Gomoku, player: Player, mv: Move, direction: Direction) -> S
 }
 
 /// `game` with a stone of `player` on `mv`, same player to move.
-pub fn with_stone(game: &Gomoku, player: Player, mv: Move) -> Gomoku {
+pub(crate) fn with_stone(game: &Gomoku, player: Player, mv: Move) -> Gomoku {
     let mut black: Vec<Move> = game.stones(Player::First).iter().collect();
     let mut white: Vec<Move> = game.stones(Player::Second).iter().collect();
     match player {
@@ -146,7 +146,7 @@ pub fn with_stone(game: &Gomoku, player: Player, mv: Move) -> Gomoku {
 
 /// Whether a Black stone on the empty cell `mv` is forbidden under renju,
 /// by the RIF definitions, recursively.
-pub fn forbidden(game: &Gomoku, mv: Move) -> bool {
+pub(crate) fn forbidden(game: &Gomoku, mv: Move) -> bool {
     assert_eq!(game.rule(), Rule::Renju);
     let black = Player::First;
     let shapes = Direction::ALL.map(|direction| shape(game, black, mv, direction));
@@ -206,7 +206,7 @@ fn classify_at(cells: &mut [Option<Player>], position: usize) -> Shape {
 }
 
 /// Whether `player` has a five on the board (as the rule counts it).
-pub fn has_five(game: &Gomoku, player: Player) -> bool {
+pub(crate) fn has_five(game: &Gomoku, player: Player) -> bool {
     let exact = !game.rule().overline_wins(player);
     let size = game.size() as u8;
     for x in 0..size {
