@@ -86,15 +86,16 @@ impl Summary {
 /// # Representation
 ///
 /// Every line of the board (rows, columns and both diagonals) is a bitset
-/// per player, and every empty cell caches, per player and direction, the
-/// [`Shape`] the player would make there: a table lookup on the cell's
-/// neighbourhood of 4 (freestyle) or 5 (exact five) cells each side.
-/// Placing a stone updates the four line bitsets and re-reads the shapes
-/// of the at most 40 empty cells on its lines within reach; the cells
-/// where each player can make a five, an open four, a four or an open
-/// three are kept as bitsets. So five detection is a bit test, and the
-/// threats that playouts, evaluators and the VCF and VCT solvers need are
-/// read, not searched. The position is about 4 KB and cloned by copying.
+/// per player, and every empty cell keeps, per direction, the index of its
+/// neighbourhood (4 cells each side where five or more wins, 5 where only
+/// exactly five does) in a pattern table, for both players, and the
+/// [`Shape`] each player would make there. Placing a stone adds one number
+/// to the index of each empty cell within reach on its four lines (at most
+/// 40) and re-reads those shapes; the cells where each player can make a
+/// five, an open four or a four are kept as bitsets. So five detection is
+/// a bit test, and the threats that playouts, evaluators and the VCF and
+/// VCT solvers need are read, not searched. The position is about 12 KB on
+/// every board size (arrays for 22x22) and is cloned by copying.
 ///
 /// # Rules
 ///
@@ -907,4 +908,33 @@ pub enum PositionError {
     /// Both players have five in a row: no game reaches that.
     #[error("both players have five in a row")]
     BothFive,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_is_copied_cheaply_enough() {
+        // Searchers clone the root for every iteration: keep it in a few
+        // pages (arrays sized for 22x22).
+        assert!(size_of::<Gomoku>() <= 12 * 1024, "{}", size_of::<Gomoku>());
+        assert_eq!(size_of::<Move>(), 2);
+    }
+
+    #[test]
+    fn lines_cover_every_cell_once_per_direction() {
+        for size in [MIN_SIZE, 15, MAX_SIZE] {
+            for dir in 0..4 {
+                let mut seen = std::collections::HashSet::new();
+                for y in 0..size {
+                    for x in 0..size {
+                        let (line, position, len) = line_of(size, x, y, dir);
+                        assert!(position < len && len <= size && line < MAX_LINES);
+                        assert!(seen.insert((line, position)), "{size} {dir} {x} {y}");
+                    }
+                }
+            }
+        }
+    }
 }
