@@ -57,7 +57,9 @@ impl Default for TacticalConfig {
 ///    [`PatternPolicy`]'s twelve favourite cells. If nothing stops it, the
 ///    inner searcher's move stands.
 ///
-/// With a time limit the threat searches stop at
+/// `Limits::nodes` also caps each threat search; iterations, nodes and
+/// depth go to the inner searcher. With a time limit the threat searches
+/// stop at
 /// [`time_share`](TacticalConfig::time_share) of it and the inner searcher
 /// gets what is left (three quarters of it when a threat must be checked);
 /// node budgets bound them always. (A move never creates a threat for the
@@ -148,12 +150,14 @@ struct Clock {
     /// The whole search's time, if timed.
     total: Option<Duration>,
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The search's node limit, if any: no threat search goes beyond it.
+    nodes: Option<u64>,
 }
 
 impl Clock {
     /// A threat-search budget of `nodes` (and `plies`), within the share.
     fn budget(&self, nodes: u64, plies: Option<u32>) -> Limits {
-        let mut budget = Limits::nodes(nodes);
+        let mut budget = Limits::nodes(self.nodes.map_or(nodes, |limit| limit.min(nodes)));
         if let Some(share) = self.share {
             budget = budget.with_time(share.saturating_sub(self.started.elapsed()));
         }
@@ -328,6 +332,7 @@ where
                 .map(|time| time.mul_f32(self.config.time_share.clamp(0.0, 1.0))),
             total: limits.time,
             stop: limits.stop.clone(),
+            nodes: limits.nodes,
         };
         if let Some((mv, line, value, decision)) = self.forced(game, &clock) {
             self.last = Some(decision);

@@ -678,3 +678,40 @@ fn focused_searchers_see_only_near_cells() {
         "{best}"
     );
 }
+
+#[test]
+fn the_tactical_searcher_is_reproducible_and_stops_when_told() {
+    let mut rng = Pcg64Mcg::seed_from_u64(8);
+    let mut game = Gomoku::new();
+    for _ in 0..12 {
+        let moves: Vec<Move> = game.focus_moves().iter().collect();
+        game.play(moves[rng.random_range(..moves.len())]);
+    }
+    // Same seed, same iteration budget, one thread: the same move.
+    let run = || {
+        let inner = Mcts::with_parts(
+            MctsConfig::default().with_seed(11),
+            Uct,
+            ThreatPlayout,
+            PatternEvaluator::default(),
+        )
+        .unwrap();
+        TacticalSearcher::new(OnFocused(inner))
+            .search(&game, &Limits::iterations(500))
+            .best
+    };
+    assert_eq!(run(), run());
+    // A long search stopped from another thread returns promptly.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let limits = Limits::time(std::time::Duration::from_secs(120)).with_stop(stop.clone());
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let puct = Puct::new(PatternPolicy::default(), PuctConfig::default()).unwrap();
+    let started = std::time::Instant::now();
+    let report = TacticalSearcher::new(OnFocused(puct)).search(&game, &limits);
+    setter.join().unwrap();
+    assert!(report.best.is_some_and(|mv| game.is_legal(mv)));
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "{:?}", started.elapsed());
+}
