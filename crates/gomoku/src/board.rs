@@ -212,17 +212,6 @@ static WINDOW_DELTAS: [[[u32; 11]; 2]; 3] = [
     [window_deltas([5, 4], 0), window_deltas([5, 4], 1)],
 ];
 
-/// Shape codes that put a cell in a threat set: four, open four, double
-/// four, five.
-const FOURS: [bool; 16] = {
-    let mut fours = [false; 16];
-    fours[Shape::Four as usize] = true;
-    fours[Shape::OpenFour as usize] = true;
-    fours[Shape::DoubleFour as usize] = true;
-    fours[Shape::Five as usize] = true;
-    fours
-};
-
 /// A cell's flags for one player: five, four, open four.
 #[inline]
 fn flags(nibbles: u32) -> u8 {
@@ -785,16 +774,16 @@ impl Gomoku {
             let white = u32::from(white_table[usize::from((window >> 16) as u16)]);
             let old = self.codes[cell];
             let new = (old & !(0x000F_000F << shift)) | (black << shift) | (white << (16 + shift));
-            if new == old {
-                continue;
-            }
             self.codes[cell] = new;
-            // Only fives and fours change a threat set.
-            for player in 0..2 {
-                let old_code = (old >> (16 * player + shift)) & 0xF;
-                let new_code = (new >> (16 * player + shift)) & 0xF;
-                if old_code != new_code && (FOURS[old_code as usize] || FOURS[new_code as usize]) {
-                    self.update_sets(cell, player, old);
+            // Only fours, fives (and overlines, harmlessly) change a threat
+            // set: codes 6 and up. The four codes, one per byte, plus 10
+            // carry into bit 4 of their byte exactly then.
+            let codes = ((old >> shift) & 0x000F_000F) | (((new >> shift) & 0x000F_000F) << 8);
+            if (codes + 0x0A0A_0A0A) & 0x1010_1010 != 0 && new != old {
+                for player in 0..2 {
+                    if ((old ^ new) >> (16 * player + shift)) & 0xF != 0 {
+                        self.update_sets(cell, player, old);
+                    }
                 }
             }
         }
