@@ -713,5 +713,9 @@ fn the_tactical_searcher_is_reproducible_and_stops_when_told() {
     let report = TacticalSearcher::new(OnFocused(puct)).search(&game, &limits);
     setter.join().unwrap();
     assert!(report.best.is_some_and(|mv| game.is_legal(mv)));
-    assert!(started.elapsed() < std::time::Duration::from_secs(60), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
 }
