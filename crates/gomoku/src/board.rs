@@ -312,7 +312,7 @@ impl Gomoku {
             side: Player::First,
             outcome: None,
             stone_count: 0,
-            hash: mix64(((size as u64) << 8) | rule.protocol_value() as u64 | 0x6000),
+            hash: Gomoku::config_key(size, rule),
             stones: [Bits::new(); 2],
             near: Bits::new(),
             fives: [Bits::new(); 2],
@@ -327,6 +327,25 @@ impl Gomoku {
         // windows see the edges.
         game.read_all_windows();
         game
+    }
+
+    /// An empty board whose windows are not read yet: stones are to be
+    /// placed with `place_stone_only`, then `read_all_shapes`.
+    fn unread(size: usize, rule: Rule) -> Result<Gomoku, PositionError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(PositionError::Size { size });
+        }
+        let mut game = Gomoku::empty(MIN_SIZE, rule);
+        game.size = size as u8;
+        game.empty = Bits::first(size * size);
+        game.hash = Gomoku::config_key(size, rule);
+        game.windows = [[0; 4]; MAX_CELLS];
+        Ok(game)
+    }
+
+    /// The hash of the empty board of this size and rule, Black to move.
+    fn config_key(size: usize, rule: Rule) -> u64 {
+        mix64(((size as u64) << 8) | rule.protocol_value() as u64 | 0x6000)
     }
 
     /// A position from its stones, with `to_move` to move. The stones
@@ -358,7 +377,7 @@ impl Gomoku {
         white: &[Move],
         to_move: Player,
     ) -> Result<Gomoku, PositionError> {
-        let mut game = Gomoku::with_size(size, rule)?;
+        let mut game = Gomoku::unread(size, rule)?;
         for (player, stones) in [(Player::First, black), (Player::Second, white)] {
             for &mv in stones {
                 if mv.is_pass() || !mv.is_on_board(size) {
@@ -817,7 +836,8 @@ impl Gomoku {
     /// The same position rebuilt from its stones (caches read from
     /// scratch).
     pub(crate) fn rebuilt(&self) -> Gomoku {
-        let mut game = Gomoku::empty(self.size(), self.rule);
+        let mut game = Gomoku::unread(self.size(), self.rule)
+            .unwrap_or_else(|_| unreachable!("a position's size is valid"));
         for player in 0..2 {
             for index in self.stones[player].iter() {
                 game.place_stone_only(player, index);

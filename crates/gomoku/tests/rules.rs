@@ -112,8 +112,14 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
+
     /// Lines of 4, 5 and 6 stones placed one stone at a time, the last
-    /// stone anywhere in the line: each rule's verdict on the last move.
+    /// stone anywhere in the line, in any direction, mostly against an
+    /// edge: each rule's verdict on the last move.
     #[test]
     fn lines_get_each_rules_verdict(
         size in prop_oneof![Just(15usize), Just(20), 5usize..=22],
@@ -128,6 +134,9 @@ proptest! {
     ) {
         let direction = Direction::ALL[direction];
         let cells = line_cells(size, direction, length, edge, along, across);
+        if cells.is_empty() {
+            return Ok(());
+        }
         let player = if white { Player::Second } else { Player::First };
         let last = last % length;
         let mut stones: Vec<Move> = cells.clone();
@@ -207,6 +216,10 @@ fn line_cells(
         _ => starts.clone(),
     };
     let pool = if pool.is_empty() { starts } else { pool };
+    if pool.is_empty() {
+        // The line does not fit (six stones on a 5x5 board).
+        return Vec::new();
+    }
     let (x, y) = pool[(usize::from(along) * 7919 + usize::from(across)) % pool.len()];
     (0..length as i32)
         .map(|i| Move::new((x + dx * i) as u8, (y + dy * i) as u8))
@@ -214,12 +227,12 @@ fn line_cells(
 }
 
 /// Every line of 4, 5 and 6 stones, at every place of the board, in every
-/// direction, for both players, under every rule, on four sizes: the
+/// direction, for both players, under every rule, on three sizes: the
 /// position's result is each rule's verdict.
 #[test]
 fn every_line_at_every_place_gets_each_rules_verdict() {
     let mut checked = 0;
-    for size in [5, 15, 20, 22] {
+    for size in [5, 15, 20] {
         for rule in Rule::ALL {
             for direction in Direction::ALL {
                 let (dx, dy) = direction.step();
@@ -266,7 +279,7 @@ fn every_line_at_every_place_gets_each_rules_verdict() {
             }
         }
     }
-    assert!(checked > 40_000, "{checked}");
+    assert!(checked > 25_000, "{checked}");
 }
 
 /// The moves of `game`, sorted.
