@@ -82,7 +82,7 @@ fn othello_match() -> Result<(), Box<dyn std::error::Error>> {
     let make_mcts = |seed| {
         let config = MctsConfig::default()
             .with_seed(seed)
-            .with_exploration(Rave::RECOMMENDED_EXPLORATION);
+            .with_exploration(Rave::OTHELLO_EXPLORATION);
         let mcts = Mcts::rave(config, Rave::new())
             .expect("valid settings")
             .with_playout(CornerFirstPlayout::default());

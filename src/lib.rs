@@ -1,4 +1,27 @@
-//! Examples and cross-crate benches of the game-search workspace.
+//! The front door of the game-search workspace: run any searcher against
+//! any other on any game, play against them, and plug the Othello engine
+//! into a GUI.
 //!
-//! The libraries live in `crates/`; this package only ties them together.
-//! Run the demonstration with `cargo run --release --example demo`.
+//! The libraries live in `crates/`; this package ties them together.
+//!
+//! * [`registry`]: searchers and games by name (`uct:iters=10000` on
+//!   `othello`), and how to add one.
+//! * [`tournament`]: round robins, gauntlets and budget sweeps, played in
+//!   parallel, with JSON-lines results that resume and merge; [`stats`]:
+//!   Elo with confidence intervals, likelihood of superiority, SPRT;
+//!   [`chart`]: the SVG chart of a sweep.
+//! * [`play`]: a person against a searcher in the terminal.
+//! * [`nboard`]: the NBoard protocol, for Othello GUIs.
+//!
+//! The examples are the programs: `cargo run --release --example
+//! tournament` (the main command), `play`, `nboard`, and one per published
+//! experiment (`othello_rave`, `gumbel_vs_puct`, `custom_evaluator`,
+//! `custom_game`).
+
+pub mod chart;
+mod games;
+pub mod nboard;
+pub mod play;
+pub mod registry;
+pub mod stats;
+pub mod tournament;

@@ -19,7 +19,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use game_traits::zobrist::mix64;
-use game_traits::{Game, Limits, MoveInfo, SearchReport, SearchStats, Searcher};
+use game_traits::{
+    Game, LimitKind, Limits, MoveInfo, SearchReport, SearchStats, Searcher, StopReason,
+};
+
+use crate::ConfigError;
 
 use crate::eval::{CORNERS, X_SQUARES};
 use crate::movegen::{Bits, flips, mobility};
@@ -157,9 +161,14 @@ pub struct Solver {
 struct Abort {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
+    /// What reaching `node_limit` means: the caller's limit or the
+    /// default budget.
+    node_reason: StopReason,
     stop: Option<Arc<AtomicBool>>,
     next_check: u64,
     aborted: bool,
+    /// Why it stopped, once `aborted`.
+    reason: StopReason,
 }
 
 /// How many nodes pass between two looks at the clock.
@@ -209,16 +218,53 @@ impl Solver {
         Solver::with_table_bits(20)
     }
 
+    /// The fewest table bits a solver takes.
+    pub const MIN_TABLE_BITS: u32 = 4;
+
+    /// The most table bits a solver takes: 2^28 entries, 6 GiB.
+    pub const MAX_TABLE_BITS: u32 = 28;
+
+    /// Nodes a [`Searcher::search`] visits at most when no limit it honours
+    /// is set (2^34, minutes on one core): an exact solve of an endgame,
+    /// not of a whole game.
+    pub const DEFAULT_NODES: u64 = 1 << 34;
+
     /// A solver with a table of `2^bits` entries (24 bytes each), `bits`
-    /// clamped to `4..=30`.
+    /// clamped to [`MIN_TABLE_BITS`](Solver::MIN_TABLE_BITS)`..=`[`MAX_TABLE_BITS`](Solver::MAX_TABLE_BITS).
+    ///
+    /// # Panics
+    ///
+    /// If the table cannot be allocated; use
+    /// [`try_with_table_bits`](Solver::try_with_table_bits) to get an error
+    /// instead.
     #[must_use]
     pub fn with_table_bits(bits: u32) -> Solver {
-        Solver {
-            table: Table::new(bits.clamp(4, 30)),
+        Solver::try_with_table_bits(bits.clamp(Self::MIN_TABLE_BITS, Self::MAX_TABLE_BITS))
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A solver with a table of `2^bits` entries (24 bytes each).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] if `bits` is outside
+    /// [`MIN_TABLE_BITS`](Solver::MIN_TABLE_BITS)`..=`[`MAX_TABLE_BITS`](Solver::MAX_TABLE_BITS),
+    /// and [`ConfigError::OutOfMemory`] if the table cannot be allocated;
+    /// the range is checked before anything is allocated.
+    pub fn try_with_table_bits(bits: u32) -> Result<Solver, ConfigError> {
+        if !(Self::MIN_TABLE_BITS..=Self::MAX_TABLE_BITS).contains(&bits) {
+            return Err(ConfigError::OutOfRange {
+                name: "table bits",
+                value: f64::from(bits),
+                expected: "4 to 28",
+            });
+        }
+        Ok(Solver {
+            table: Table::new(bits)?,
             mode: SolveMode::Exact,
             nodes: 0,
             abort: Abort::default(),
-        }
+        })
     }
 
     /// The same solver in `mode` when used as a [`Searcher`].
@@ -362,7 +408,13 @@ impl Solver {
     #[inline]
     fn check_abort(&mut self) -> bool {
         if self.nodes >= self.abort.next_check {
-            self.abort.next_check = self.nodes + CHECK_INTERVAL;
+            // Look again after the interval, or exactly at the node limit.
+            self.abort.next_check = (self.nodes + CHECK_INTERVAL).min(
+                self.abort
+                    .node_limit
+                    .unwrap_or(u64::MAX)
+                    .max(self.nodes + 1),
+            );
             let out_of_time = self
                 .abort
                 .deadline
@@ -376,7 +428,16 @@ impl Solver {
                 .stop
                 .as_ref()
                 .is_some_and(|stop| stop.load(Ordering::Relaxed));
-            self.abort.aborted |= out_of_time || out_of_nodes || stopped;
+            if !self.abort.aborted && (out_of_time || out_of_nodes || stopped) {
+                self.abort.aborted = true;
+                self.abort.reason = if stopped {
+                    StopReason::Stopped
+                } else if out_of_nodes {
+                    self.abort.node_reason
+                } else {
+                    StopReason::Time
+                };
+            }
         }
         self.abort.aborted
     }
@@ -848,12 +909,20 @@ struct Table {
 }
 
 impl Table {
-    fn new(bits: u32) -> Table {
+    fn new(bits: u32) -> Result<Table, ConfigError> {
         let size = 1usize << bits;
-        Table {
-            entries: vec![Entry::default(); size],
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(size)
+            .map_err(|_| ConfigError::OutOfMemory {
+                what: "transposition table",
+                bytes: size.saturating_mul(size_of::<Entry>()),
+            })?;
+        entries.resize(size, Entry::default());
+        Ok(Table {
+            entries,
             mask: (size - 1) & !1,
-        }
+        })
     }
 
     fn clear(&mut self) {
@@ -920,14 +989,33 @@ impl Table {
 }
 
 impl Searcher<Board> for Solver {
+    /// Solves `board` exactly (or win/draw/loss, see [`SolveMode`]) within
+    /// the time limit, the node limit (nodes visited) and the stop flag;
+    /// iterations and depth are ignored. Without a limit it honours, the
+    /// solve is capped at [`Solver::DEFAULT_NODES`]. A solve that
+    /// completes reports [`StopReason::Solved`]; one cut short has no value
+    /// for certain (`0.0`) and plays the best move of the ordering
+    /// heuristics or of the completed part of the search.
     fn search(&mut self, board: &Board, limits: &Limits) -> SearchReport<Move> {
         let started = Instant::now();
+        if board.is_over() {
+            return SearchReport::game_over(board, started.elapsed());
+        }
+        let default_budget = limits.uses_default_budget(|kind| self.honours(kind));
         self.abort = Abort {
-            deadline: limits.time.map(|time| started + time),
-            node_limit: limits.nodes,
+            deadline: limits.time.and_then(|time| started.checked_add(time)),
+            node_limit: limits
+                .nodes
+                .or(default_budget.then_some(Solver::DEFAULT_NODES)),
+            node_reason: if default_budget {
+                StopReason::DefaultBudget
+            } else {
+                StopReason::Nodes
+            },
             stop: limits.stop.clone(),
             next_check: 0,
             aborted: false,
+            reason: StopReason::Unknown,
         };
         let (alpha, beta) = match self.mode {
             SolveMode::Exact => (-64, 64),
@@ -940,7 +1028,7 @@ impl Searcher<Board> for Solver {
             let best = best.or_else(|| first_legal(board));
             return SearchReport::new(best, 0.0)
                 .with_pv(best.into_iter().collect())
-                .with_stats(stats);
+                .with_stats(stats.with_stop(self.abort.reason));
         }
         let value = match self.mode {
             SolveMode::Exact => score as f32 / 64.0,
@@ -953,7 +1041,11 @@ impl Searcher<Board> for Solver {
         SearchReport::new(best, value)
             .with_pv(pv)
             .with_moves(moves)
-            .with_stats(stats)
+            .with_stats(stats.with_stop(StopReason::Solved))
+    }
+
+    fn honours(&self, kind: LimitKind) -> bool {
+        matches!(kind, LimitKind::Time | LimitKind::Nodes)
     }
 
     fn reset(&mut self) {

@@ -7,8 +7,9 @@
 
 use game_traits::{Evaluator, PolicyEvaluator};
 
+use crate::config::check_finite;
 use crate::movegen::{flips, mobility};
-use crate::{Board, Move};
+use crate::{Board, ConfigError, Move};
 
 /// The classic positional weight of each square (index `8 * row + col`):
 /// corners are worth most, the squares next to them (C-squares, and most of
@@ -87,8 +88,15 @@ pub fn exact_value(board: &Board) -> f32 {
 ///
 /// Every term is invariant under the eight board symmetries and under
 /// [`ColorFlip`](game_traits::ColorFlip).
+///
+/// The weights must be finite ([`HeuristicEvaluator::validate`]); with the
+/// `serde` feature, deserialization checks them.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "HeuristicEvaluatorRaw")
+)]
 pub struct HeuristicEvaluator {
     /// Multiplies the positional score ([`positional_score`]).
     pub positional: f32,
@@ -110,6 +118,20 @@ impl Default for HeuristicEvaluator {
 }
 
 impl HeuristicEvaluator {
+    /// Checks the weights.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] naming the first weight that is NaN or
+    /// infinite (it would make values NaN).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        check_finite(&[
+            ("positional", self.positional),
+            ("mobility", self.mobility),
+            ("corners", self.corners),
+        ])
+    }
+
     /// The unsquashed score of a position that is not over.
     #[inline]
     fn raw(&self, player: u64, opponent: u64, own_moves: u64, their_moves: u64) -> f32 {
@@ -169,8 +191,15 @@ impl Evaluator<Board> for PositionalEvaluator {
 /// A pass (always the only move) gets 0. This is the hand-made prior used
 /// to run Gumbel AlphaZero on Othello without a network: good squares up,
 /// moves that free the opponent down.
+///
+/// Every weight must be finite ([`HeuristicPolicy::validate`]); with the
+/// `serde` feature, deserialization checks them.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "HeuristicPolicyRaw")
+)]
 pub struct HeuristicPolicy {
     /// The value part.
     pub evaluator: HeuristicEvaluator,
@@ -193,6 +222,20 @@ impl Default for HeuristicPolicy {
 }
 
 impl HeuristicPolicy {
+    /// Checks every weight.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] naming the first weight that is NaN or
+    /// infinite.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.evaluator.validate()?;
+        check_finite(&[
+            ("weight_scale", self.weight_scale),
+            ("mobility_penalty", self.mobility_penalty),
+        ])
+    }
+
     /// The logit of one move (see the type's documentation).
     #[must_use]
     pub fn logit(&self, board: &Board, mv: Move) -> f32 {
@@ -222,6 +265,57 @@ impl PolicyEvaluator<Board> for HeuristicPolicy {
 impl Evaluator<Board> for HeuristicPolicy {
     fn value(&self, board: &Board) -> f32 {
         self.evaluator.value(board)
+    }
+}
+
+/// A serialized [`HeuristicEvaluator`] before its weights are checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "HeuristicEvaluator")]
+struct HeuristicEvaluatorRaw {
+    positional: f32,
+    mobility: f32,
+    corners: f32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<HeuristicEvaluatorRaw> for HeuristicEvaluator {
+    type Error = ConfigError;
+
+    fn try_from(raw: HeuristicEvaluatorRaw) -> Result<Self, ConfigError> {
+        let evaluator = HeuristicEvaluator {
+            positional: raw.positional,
+            mobility: raw.mobility,
+            corners: raw.corners,
+        };
+        evaluator.validate()?;
+        Ok(evaluator)
+    }
+}
+
+/// A serialized [`HeuristicPolicy`] before its weights are checked (the
+/// evaluator part checks itself).
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "HeuristicPolicy")]
+struct HeuristicPolicyRaw {
+    evaluator: HeuristicEvaluator,
+    weight_scale: f32,
+    mobility_penalty: f32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<HeuristicPolicyRaw> for HeuristicPolicy {
+    type Error = ConfigError;
+
+    fn try_from(raw: HeuristicPolicyRaw) -> Result<Self, ConfigError> {
+        let policy = HeuristicPolicy {
+            evaluator: raw.evaluator,
+            weight_scale: raw.weight_scale,
+            mobility_penalty: raw.mobility_penalty,
+        };
+        policy.validate()?;
+        Ok(policy)
     }
 }
 

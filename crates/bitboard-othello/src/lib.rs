@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod board;
+mod config;
 mod endgame;
 pub mod eval;
 pub mod movegen;
@@ -11,6 +12,7 @@ mod square;
 mod symmetry;
 
 pub use board::{Board, BoardError, MAX_PLIES, ParseBoardError};
+pub use config::ConfigError;
 pub use endgame::{Solution, SolveMode, Solver, Wld, WldSolution, solve, solve_wld};
 pub use eval::{HeuristicEvaluator, HeuristicPolicy, PositionalEvaluator};
 pub use notation::{ObfError, ObfProblem, Transcript, TranscriptError};

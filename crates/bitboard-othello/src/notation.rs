@@ -27,8 +27,16 @@ use crate::{Board, Move, ParseMoveError};
 /// assert_eq!(error.to_string(), "illegal move d6 at ply 3 (column 5)");
 /// # Ok::<(), bitboard_othello::TranscriptError>(())
 /// ```
+///
+/// With the `serde` feature a transcript serializes as its start position
+/// and its moves, passes included, and deserializes through
+/// [`Transcript::from_moves`]: every move must be legal where it is played.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "TranscriptRaw")
+)]
 pub struct Transcript {
     start: Board,
     moves: Vec<Move>,
@@ -75,6 +83,19 @@ pub enum TranscriptError {
         column: usize,
         /// The move.
         mv: Move,
+    },
+    /// A move of a move list (passes included, as
+    /// [`Transcript::from_moves`] takes them) that is not legal where it is
+    /// played: occupied, flipping nothing, a pass that is not forced, or
+    /// after the end of the game.
+    #[error("recorded move {mv} at ply {ply} is not legal in {board}")]
+    IllegalRecordedMove {
+        /// The ply (1-based).
+        ply: usize,
+        /// The move.
+        mv: Move,
+        /// The position it was played in.
+        board: Board,
     },
 }
 
@@ -139,6 +160,28 @@ impl Transcript {
             offset += length;
         }
         Ok(transcript)
+    }
+
+    /// The record of `moves` (passes included, none left out) played from
+    /// `start`.
+    ///
+    /// # Errors
+    ///
+    /// [`TranscriptError::IllegalRecordedMove`] for the first move that is
+    /// not legal where it is played.
+    pub fn from_moves(start: Board, moves: Vec<Move>) -> Result<Transcript, TranscriptError> {
+        let mut board = start.clone();
+        for (index, &mv) in moves.iter().enumerate() {
+            if !board.is_legal(mv) {
+                return Err(TranscriptError::IllegalRecordedMove {
+                    ply: index + 1,
+                    mv,
+                    board,
+                });
+            }
+            board.play(mv);
+        }
+        Ok(Transcript { start, moves })
     }
 
     /// The start position.
@@ -207,8 +250,17 @@ impl fmt::Display for Transcript {
 /// assert_eq!(problem.best_score(), Some(38));
 /// # Ok::<(), bitboard_othello::ObfError>(())
 /// ```
+///
+/// [`ObfProblem::new`] and [`FromStr`] accept the same problems: every
+/// listed move legal in the position (a pass only where it is forced), every
+/// score in `-64..=64`. With the `serde` feature, deserialization goes
+/// through [`ObfProblem::new`] too.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "ObfProblemRaw")
+)]
 pub struct ObfProblem {
     /// The position.
     pub board: Board,
@@ -264,6 +316,20 @@ pub enum ObfError {
 }
 
 impl ObfProblem {
+    /// A problem: `board` and moves with their scores.
+    ///
+    /// # Errors
+    ///
+    /// [`ObfError::IllegalMove`] for a move that is not legal in `board`,
+    /// [`ObfError::BadScore`] for a score outside `-64..=64`, naming the
+    /// first bad pair (from 1), as [`FromStr`] does.
+    pub fn new(board: Board, scores: Vec<(Move, i32)>) -> Result<ObfProblem, ObfError> {
+        for (index, &(mv, score)) in scores.iter().enumerate() {
+            check_pair(&board, index + 1, mv, score, || score.to_string())?;
+        }
+        Ok(ObfProblem { board, scores })
+    }
+
     /// The best listed score, if any.
     #[must_use]
     pub fn best_score(&self) -> Option<i32> {
@@ -318,21 +384,73 @@ impl FromStr for ObfProblem {
             let mv: Move = move_text
                 .parse()
                 .map_err(|source| ObfError::BadMove { pair, source })?;
-            if !board.is_legal(mv) {
-                return Err(ObfError::IllegalMove { pair, mv });
-            }
             let score_text = score_text.trim();
-            let score = score_text
-                .parse::<i32>()
-                .ok()
-                .filter(|score| (-64..=64).contains(score))
-                .ok_or_else(|| ObfError::BadScore {
-                    pair,
-                    text: score_text.to_string(),
-                })?;
+            let score = score_text.parse::<i32>().map_err(|_| ObfError::BadScore {
+                pair,
+                text: score_text.to_string(),
+            })?;
+            check_pair(&board, pair, mv, score, || score_text.to_string())?;
             scores.push((mv, score));
         }
         Ok(ObfProblem { board, scores })
+    }
+}
+
+/// The checks of one move/score pair (number `pair`, from 1), shared by
+/// [`ObfProblem::new`] and [`FromStr`]; `score_text` writes the score as
+/// the error should quote it.
+fn check_pair(
+    board: &Board,
+    pair: usize,
+    mv: Move,
+    score: i32,
+    score_text: impl FnOnce() -> String,
+) -> Result<(), ObfError> {
+    if !board.is_legal(mv) {
+        return Err(ObfError::IllegalMove { pair, mv });
+    }
+    if !(-64..=64).contains(&score) {
+        return Err(ObfError::BadScore {
+            pair,
+            text: score_text(),
+        });
+    }
+    Ok(())
+}
+
+/// A serialized [`Transcript`] before its moves are replayed.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "Transcript")]
+struct TranscriptRaw {
+    start: Board,
+    moves: Vec<Move>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<TranscriptRaw> for Transcript {
+    type Error = TranscriptError;
+
+    fn try_from(raw: TranscriptRaw) -> Result<Self, TranscriptError> {
+        Transcript::from_moves(raw.start, raw.moves)
+    }
+}
+
+/// A serialized [`ObfProblem`] before its pairs are checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "ObfProblem")]
+struct ObfProblemRaw {
+    board: Board,
+    scores: Vec<(Move, i32)>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ObfProblemRaw> for ObfProblem {
+    type Error = ObfError;
+
+    fn try_from(raw: ObfProblemRaw) -> Result<Self, ObfError> {
+        ObfProblem::new(raw.board, raw.scores)
     }
 }
 

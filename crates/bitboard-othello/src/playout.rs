@@ -6,7 +6,7 @@ use rand::{Rng, RngExt};
 
 use crate::eval::{CORNERS, X_SQUARES};
 use crate::movegen::{flips, mobility};
-use crate::{Board, Move, Square};
+use crate::{Board, ConfigError, Move, Square};
 
 /// The `n`-th set bit (from the lowest, `n` from 0) of `bits`, which must
 /// have more than `n` set bits.
@@ -142,8 +142,16 @@ impl Playout<Board> for RandomPlayout {
 /// `corner_probability` (default 0.7), otherwise plays uniformly among the
 /// moves that are not X-squares next to an empty corner (falling back to
 /// any move when only such X-squares are left).
+///
+/// With the `serde` feature it deserializes through
+/// [`CornerFirstPlayout::try_new`]: a probability outside `[0, 1]` is
+/// refused, not clamped.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "CornerFirstPlayoutRaw")
+)]
 pub struct CornerFirstPlayout {
     corner_probability: f64,
 }
@@ -167,6 +175,25 @@ impl CornerFirstPlayout {
             corner_probability.clamp(0.0, 1.0)
         };
         CornerFirstPlayout { corner_probability }
+    }
+
+    /// A corner-first policy taking an available corner with probability
+    /// `corner_probability`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] unless `corner_probability` is in
+    /// `[0, 1]` (NaN is refused).
+    pub fn try_new(corner_probability: f64) -> Result<Self, ConfigError> {
+        if (0.0..=1.0).contains(&corner_probability) {
+            Ok(CornerFirstPlayout { corner_probability })
+        } else {
+            Err(ConfigError::OutOfRange {
+                name: "corner_probability",
+                value: corner_probability,
+                expected: "a probability in [0, 1]",
+            })
+        }
     }
 
     /// The probability of taking an available corner.
@@ -258,6 +285,23 @@ impl Playout<Board> for CornerFirstPlayout {
             |moves, player, opponent| policy.choose_bit(moves, player, opponent, rng),
             on_move,
         )
+    }
+}
+
+/// A serialized [`CornerFirstPlayout`] before its probability is checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "CornerFirstPlayout")]
+struct CornerFirstPlayoutRaw {
+    corner_probability: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<CornerFirstPlayoutRaw> for CornerFirstPlayout {
+    type Error = ConfigError;
+
+    fn try_from(raw: CornerFirstPlayoutRaw) -> Result<Self, ConfigError> {
+        CornerFirstPlayout::try_new(raw.corner_probability)
     }
 }
 

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 fn harness() -> Invariants<Board> {
     let harness = Invariants::new(Board::start(), MAX_PLIES)
         .text()
-        .position_hash()
+        .hash_key(Board::clone)
         .action_space()
         .color_flip()
         .evaluator(HeuristicEvaluator::default())
@@ -47,7 +47,7 @@ fn harness_invariants_hold_from_an_endgame_with_passes() {
         .unwrap();
     Invariants::new(board, MAX_PLIES)
         .text()
-        .position_hash()
+        .hash_key(Board::clone)
         .action_space()
         .color_flip()
         .evaluator(HeuristicEvaluator::default())

@@ -4,7 +4,10 @@
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::{Evaluator, Game, Limits, MoveInfo, SearchReport, SearchStats, Searcher};
+use crate::{
+    Evaluator, Game, LimitKind, Limits, MoveInfo, SearchReport, SearchStats, Searcher, StopReason,
+    contain_value,
+};
 
 /// Plays a uniformly random legal move (seeded).
 #[derive(Clone, Debug)]
@@ -24,11 +27,25 @@ impl RandomSearcher {
 }
 
 impl<G: Game> Searcher<G> for RandomSearcher {
-    fn search(&mut self, state: &G, _limits: &Limits) -> SearchReport<G::Move> {
+    /// Ignores every limit: one random draw is all it does. The value is
+    /// `0.0` (it knows nothing).
+    fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
+        let budget = limits.start();
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
-        let best = (!moves.is_empty()).then(|| moves[self.rng.random_range(..moves.len())]);
-        SearchReport::new(best, 0.0).with_pv(best.into_iter().collect())
+        if moves.is_empty() {
+            return SearchReport::game_over(state, budget.elapsed());
+        }
+        let best = moves[self.rng.random_range(..moves.len())];
+        SearchReport::new(Some(best), 0.0)
+            .with_pv(vec![best])
+            .with_stats(
+                SearchStats::new(0, 0, 0, budget.elapsed()).with_stop(StopReason::Exhausted),
+            )
+    }
+
+    fn honours(&self, _kind: LimitKind) -> bool {
+        false
     }
 
     fn reset(&mut self) {
@@ -56,10 +73,14 @@ impl<E> GreedySearcher<E> {
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G> for GreedySearcher<E> {
+    /// Ignores every limit: one ply is all it looks at.
     fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
         let budget = limits.start();
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return SearchReport::game_over(state, budget.elapsed());
+        }
         let mut best: Option<(G::Move, f32)> = None;
         let mut infos = Vec::with_capacity(moves.len());
         for &mv in &moves {
@@ -67,7 +88,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for GreedySearcher<E> {
             child.play(mv);
             let child_value = match child.outcome() {
                 Some(outcome) => outcome.reward(child.to_move()),
-                None => self.evaluator.value(&child),
+                None => contain_value(self.evaluator.value(&child)),
             };
             let value = if child.to_move() == state.to_move() {
                 child_value
@@ -79,15 +100,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for GreedySearcher<E> {
                 best = Some((mv, value));
             }
         }
-        let value = best.map_or_else(
-            || state.outcome().map_or(0.0, |o| o.reward(state.to_move())),
-            |(_, value)| value,
-        );
-        let best = best.map(|(mv, _)| mv);
-        SearchReport::new(best, value)
-            .with_pv(best.into_iter().collect())
+        let (best, value) = best.unwrap_or((moves[0], 0.0));
+        SearchReport::new(Some(best), value)
+            .with_pv(vec![best])
             .with_moves(infos)
-            .with_stats(SearchStats::new(0, moves.len() as u64, 1, budget.elapsed()))
+            .with_stats(
+                SearchStats::new(0, moves.len() as u64, 1, budget.elapsed())
+                    .with_stop(StopReason::Exhausted),
+            )
+    }
+
+    fn honours(&self, _kind: LimitKind) -> bool {
+        false
     }
 
     fn name(&self) -> String {

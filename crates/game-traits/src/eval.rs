@@ -12,6 +12,11 @@ use crate::{Game, Outcome, Player};
 /// The value is in `[-1, 1]` from the point of view of the player to move
 /// in `state` (`+1` a sure win, `-1` a sure loss). At a finished position it
 /// should agree in sign with the outcome (the harness checks this).
+///
+/// Every searcher of the workspace passes what an evaluator returns through
+/// [`contain_value`]: values outside `[-1, 1]` (infinities included) are
+/// clamped and NaN counts as `0.0`, so a faulty evaluator can make a search
+/// weak but never makes it panic or report NaN.
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The value of `state` for the player to move there.
     fn value(&self, state: &G) -> f32;
@@ -19,6 +24,9 @@ pub trait Evaluator<G: Game>: Send + Sync {
 
 /// An evaluation that also rates each legal move, as an AlphaZero-style
 /// network does.
+///
+/// Searchers contain the value with [`contain_value`] and the logits with
+/// [`contain_logits`].
 pub trait PolicyEvaluator<G: Game>: Send + Sync {
     /// Writes one logit per move of `moves` into `logits` (same order, same
     /// length) and returns the value of `state` for the player to move, in
@@ -103,6 +111,56 @@ impl<G: Game, E: PolicyEvaluator<G> + ?Sized> PolicyEvaluator<G> for Box<E> {
 impl<G: Game, E: PolicyEvaluator<G> + ?Sized> PolicyEvaluator<G> for Arc<E> {
     fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
         (**self).evaluate(state, moves, logits)
+    }
+}
+
+/// The value a searcher uses for what an evaluator returned: `value`
+/// clamped to `[-1, 1]`, and `0.0` (a draw) for NaN.
+///
+/// NaN counts as a draw rather than a loss: a loss for the player to move
+/// would be a win for the player who moved there, and a search would then
+/// steer toward the positions the evaluator cannot rate.
+///
+/// ```
+/// use game_traits::contain_value;
+///
+/// assert_eq!(contain_value(0.5), 0.5);
+/// assert_eq!(contain_value(f32::INFINITY), 1.0);
+/// assert_eq!(contain_value(-7.0), -1.0);
+/// assert_eq!(contain_value(f32::NAN), 0.0);
+/// ```
+#[inline]
+pub fn contain_value(value: f32) -> f32 {
+    if value.is_nan() {
+        0.0
+    } else {
+        value.clamp(-1.0, 1.0)
+    }
+}
+
+/// The largest logit magnitude searchers use; larger logits (infinities
+/// included) are clamped to it by [`contain_logits`].
+pub const MAX_LOGIT: f32 = 1.0e4;
+
+/// Makes the logits of a [`PolicyEvaluator`] safe to use: each is clamped
+/// to `[-MAX_LOGIT, MAX_LOGIT]` and NaN counts as `0.0` (no preference).
+/// With every logit finite, a softmax over them is a distribution.
+///
+/// ```
+/// use game_traits::{contain_logits, MAX_LOGIT};
+///
+/// let mut logits = [1.0, f32::NAN, f32::NEG_INFINITY, f32::INFINITY];
+/// contain_logits(&mut logits);
+/// assert_eq!(logits, [1.0, 0.0, -MAX_LOGIT, MAX_LOGIT]);
+/// ```
+#[inline]
+pub fn contain_logits(logits: &mut [f32]) {
+    for logit in logits {
+        *logit = if logit.is_nan() {
+            0.0
+        } else {
+            logit.clamp(-MAX_LOGIT, MAX_LOGIT)
+        };
     }
 }
 

@@ -4,6 +4,7 @@ mod baseline;
 mod capability;
 mod eval;
 mod game;
+pub mod hidden;
 mod perft;
 mod play;
 mod player;
@@ -16,8 +17,8 @@ pub mod testing;
 pub use baseline::{GreedySearcher, RandomSearcher};
 pub use capability::{ActionSpace, ColorFlip, InformationSet, PositionHash};
 pub use eval::{
-    Evaluator, FnEvaluator, OutcomeEvaluator, Playout, PolicyEvaluator, UniformPlayout,
-    UniformPrior, run_playout,
+    Evaluator, FnEvaluator, MAX_LOGIT, OutcomeEvaluator, Playout, PolicyEvaluator, UniformPlayout,
+    UniformPrior, contain_logits, contain_value, run_playout,
 };
 pub use game::{Game, IllegalMove};
 pub use perft::{FinishedGames, divide, perft, perft_with};
@@ -26,6 +27,8 @@ pub use play::{
     play_match, play_match_with, play_series,
 };
 pub use player::{Outcome, Player};
-pub use search::{Budget, Handover, Limits, MoveInfo, SearchReport, SearchStats, Searcher};
+pub use search::{
+    Budget, Handover, LimitKind, Limits, MoveInfo, SearchReport, SearchStats, Searcher, StopReason,
+};
 
 pub use rand;

@@ -377,22 +377,32 @@ impl Tally {
     /// as a draw.
     pub fn record(&mut self, outcome: Option<Outcome>, side: Player) {
         match outcome.map(|outcome| outcome.reward(side)) {
-            Some(reward) if reward > 0.0 => self.wins += 1,
-            Some(reward) if reward < 0.0 => self.losses += 1,
-            _ => self.draws += 1,
+            Some(reward) if reward > 0.0 => self.wins = self.wins.saturating_add(1),
+            Some(reward) if reward < 0.0 => self.losses = self.losses.saturating_add(1),
+            _ => self.draws = self.draws.saturating_add(1),
         }
     }
 
-    /// Games recorded.
+    /// Games recorded (saturating at `u32::MAX`: the fields are public and
+    /// may come from anywhere, serde included).
     pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
+        self.wins
+            .saturating_add(self.draws)
+            .saturating_add(self.losses)
+    }
+
+    /// Games recorded, exactly, as a float.
+    fn games_f64(&self) -> f64 {
+        f64::from(self.wins) + f64::from(self.draws) + f64::from(self.losses)
     }
 
     /// Score in `[0, 1]`: (wins + draws / 2) / games; 0.5 with no games.
     pub fn score(&self) -> f64 {
-        match self.games() {
-            0 => 0.5,
-            games => (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(games),
+        let games = self.games_f64();
+        if games == 0.0 {
+            0.5
+        } else {
+            (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / games
         }
     }
 
@@ -400,7 +410,7 @@ impl Tally {
     /// (Wilson 1927), which stays inside `[0, 1]` and behaves near 0% and
     /// 100%, with draws counted as half a win.
     pub fn confidence95(&self) -> (f64, f64) {
-        let games = f64::from(self.games());
+        let games = self.games_f64();
         if games == 0.0 {
             return (0.0, 1.0);
         }
@@ -472,6 +482,24 @@ mod tests {
         assert!((high - 1.0).abs() < 1e-12);
         // Wilson lower bound for 10/10: about 0.722.
         assert!((low - 0.722).abs() < 0.002, "{low}");
+    }
+
+    #[test]
+    fn huge_tallies_do_not_overflow() {
+        // The fields are public (and deserializable): no sum may overflow.
+        let mut tally = Tally {
+            wins: u32::MAX,
+            draws: u32::MAX,
+            losses: 1,
+        };
+        assert_eq!(tally.games(), u32::MAX);
+        let score = tally.score();
+        assert!((score - 0.75).abs() < 1e-9, "{score}");
+        let (low, high) = tally.confidence95();
+        assert!(low <= score && score <= high);
+        tally.record(Some(Outcome::Win(Player::First)), Player::First);
+        assert_eq!(tally.wins, u32::MAX);
+        assert!(!tally.to_string().is_empty());
     }
 
     /// Plays the first legal move, or something illegal if told to.

@@ -34,6 +34,16 @@ pub trait Searcher<G: Game> {
     fn name(&self) -> String {
         "searcher".to_string()
     }
+
+    /// Whether this searcher stops on the `kind` field of [`Limits`]. A
+    /// field it does not honour is ignored (see the table on [`Limits`]);
+    /// the stop flag is always honoured. The default claims every field,
+    /// and the testing kit's `check_limits_contract` holds a searcher to
+    /// what it claims.
+    fn honours(&self, kind: LimitKind) -> bool {
+        let _ = kind;
+        true
+    }
 }
 
 impl<G: Game, S: Searcher<G> + ?Sized> Searcher<G> for Box<S> {
@@ -51,6 +61,10 @@ impl<G: Game, S: Searcher<G> + ?Sized> Searcher<G> for Box<S> {
 
     fn name(&self) -> String {
         (**self).name()
+    }
+
+    fn honours(&self, kind: LimitKind) -> bool {
+        (**self).honours(kind)
     }
 }
 
@@ -70,12 +84,15 @@ impl<G: Game, S: Searcher<G> + ?Sized> Searcher<G> for &mut S {
     fn name(&self) -> String {
         (**self).name()
     }
+
+    fn honours(&self, kind: LimitKind) -> bool {
+        (**self).honours(kind)
+    }
 }
 
 /// A search budget: the search stops at whichever limit runs out first.
 ///
-/// Unset fields do not limit. Build one with the constructors and chain the
-/// `with_*` methods:
+/// Build one with the constructors and chain the `with_*` methods:
 ///
 /// ```
 /// use std::time::Duration;
@@ -84,15 +101,56 @@ impl<G: Game, S: Searcher<G> + ?Sized> Searcher<G> for &mut S {
 /// let limits = Limits::iterations(10_000).with_time(Duration::from_millis(200));
 /// assert_eq!(limits.iterations, Some(10_000));
 /// ```
+///
+/// # The contract every searcher keeps
+///
+/// 1. **Each field means one thing.** `time` is wall-clock time for the
+///    whole search (all threads); `iterations` counts simulations
+///    (playouts, Gumbel or PUCT simulations), all threads together;
+///    `nodes` counts the nodes a search visits (depth-first searchers) or
+///    keeps in memory (tree searchers: a tree that reaches it stops the
+///    search); `depth` is the nominal depth of a depth-first search in
+///    plies. A searcher that has no use for a field ignores it and says so
+///    through [`Searcher::honours`]; the workspace's searchers:
+///
+///    | searcher | time | iterations | nodes | depth |
+///    |---|---|---|---|---|
+///    | MCTS (`mcts-rave`) | yes | yes | tree nodes | ignored |
+///    | Gumbel AlphaZero, PUCT (`gumbel-az`) | yes | yes | tree nodes | ignored |
+///    | alpha-beta (`pimc-alphabeta`) | yes | ignored | nodes visited | yes |
+///    | endgame solver (`bitboard-othello`) | yes | ignored | nodes visited | ignored |
+///    | `RandomSearcher`, `GreedySearcher` | ignored | ignored | ignored | ignored |
+///
+/// 2. **The stop flag** is always honoured: setting it ends the search
+///    within a few milliseconds with the best move found so far.
+/// 3. **A search always ends.** When no field the searcher honours is set
+///    and there is no stop flag, it runs its own *default budget*,
+///    documented per searcher and never unbounded. It also ends when the
+///    root is solved, when there is nothing left to search, and when it
+///    reaches its memory cap. [`SearchStats::stop`] says which.
+/// 4. **Memory is capped.** Every searcher that grows a tree or a table has
+///    a documented cap that no combination of limits can exceed.
+/// 5. **Time saturates.** A time limit too large for the clock (such as
+///    [`Duration::MAX`]) means "no time limit", never an overflow.
+/// 6. **The report means one thing.** [`SearchReport::value`] is the value
+///    of the move returned for the player to move at the root, in `[-1,
+///    1]` and never NaN; at a finished position there is no move and the
+///    value is the outcome's reward.
+///
+/// The testing kit's `check_limits_contract` runs every single-field limit
+/// on a position with one move, a finished one and a whole small game, and
+/// checks all of this.
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct Limits {
     /// Wall-clock time for the whole search.
     pub time: Option<Duration>,
-    /// Iterations (MCTS playouts, Gumbel simulations).
+    /// Iterations (MCTS playouts, Gumbel and PUCT simulations), all threads
+    /// together.
     pub iterations: Option<u64>,
-    /// Nodes visited (alpha-beta) or tree nodes allocated (MCTS memory cap).
+    /// Nodes visited (depth-first searchers) or tree nodes kept (tree
+    /// searchers).
     pub nodes: Option<u64>,
     /// Search depth in plies (alpha-beta, iterative deepening).
     pub depth: Option<u32>,
@@ -163,12 +221,40 @@ impl Limits {
         self
     }
 
+    /// The value of one field, if set (`depth` widened to `u64`, `time` in
+    /// whole nanoseconds, saturating).
+    pub fn get(&self, kind: LimitKind) -> Option<u64> {
+        match kind {
+            LimitKind::Time => self
+                .time
+                .map(|time| u64::try_from(time.as_nanos()).unwrap_or(u64::MAX)),
+            LimitKind::Iterations => self.iterations,
+            LimitKind::Nodes => self.nodes,
+            LimitKind::Depth => self.depth.map(u64::from),
+        }
+    }
+
     /// Whether no limit is set (the external stop flag does not count).
     pub fn is_unbounded(&self) -> bool {
-        self.time.is_none()
-            && self.iterations.is_none()
-            && self.nodes.is_none()
-            && self.depth.is_none()
+        LimitKind::ALL.iter().all(|&kind| self.get(kind).is_none())
+    }
+
+    /// Whether a searcher that honours the fields for which `honours` holds
+    /// has nothing to stop it but its default budget: none of those fields
+    /// is set and there is no stop flag.
+    ///
+    /// ```
+    /// use game_traits::{LimitKind, Limits};
+    ///
+    /// let no_depth = |kind| kind != LimitKind::Depth;
+    /// assert!(Limits::depth(6).uses_default_budget(no_depth));
+    /// assert!(!Limits::iterations(100).uses_default_budget(no_depth));
+    /// ```
+    pub fn uses_default_budget(&self, honours: impl Fn(LimitKind) -> bool) -> bool {
+        self.stop.is_none()
+            && LimitKind::ALL
+                .iter()
+                .all(|&kind| !honours(kind) || self.get(kind).is_none())
     }
 
     /// Whether the external stop flag is set.
@@ -185,6 +271,117 @@ impl Limits {
             limits: self,
             started: Instant::now(),
         }
+    }
+}
+
+/// One field of [`Limits`] (the stop flag aside, which every searcher
+/// honours).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum LimitKind {
+    /// [`Limits::time`].
+    Time,
+    /// [`Limits::iterations`].
+    Iterations,
+    /// [`Limits::nodes`].
+    Nodes,
+    /// [`Limits::depth`].
+    Depth,
+}
+
+impl LimitKind {
+    /// Every field.
+    pub const ALL: [LimitKind; 4] = [
+        LimitKind::Time,
+        LimitKind::Iterations,
+        LimitKind::Nodes,
+        LimitKind::Depth,
+    ];
+
+    /// The reason a search gives when this limit stopped it.
+    pub fn stop_reason(self) -> StopReason {
+        match self {
+            LimitKind::Time => StopReason::Time,
+            LimitKind::Iterations => StopReason::Iterations,
+            LimitKind::Nodes => StopReason::Nodes,
+            LimitKind::Depth => StopReason::Depth,
+        }
+    }
+}
+
+impl std::fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LimitKind::Time => "time",
+            LimitKind::Iterations => "iterations",
+            LimitKind::Nodes => "nodes",
+            LimitKind::Depth => "depth",
+        })
+    }
+}
+
+/// Why a search ended, reported in [`SearchStats::stop`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The searcher did not say (the default of [`SearchStats`]; no
+    /// searcher of the workspace reports it).
+    #[default]
+    Unknown,
+    /// The position is finished: nothing to search.
+    GameOver,
+    /// [`Limits::time`] ran out.
+    Time,
+    /// [`Limits::iterations`] were done.
+    Iterations,
+    /// [`Limits::nodes`] were reached.
+    Nodes,
+    /// [`Limits::depth`] was searched completely.
+    Depth,
+    /// The stop flag was set.
+    Stopped,
+    /// No honoured limit was set and the searcher's default budget ran out.
+    DefaultBudget,
+    /// The searcher's own memory cap (tree nodes, table size) was reached.
+    MemoryCap,
+    /// The root's value is proven exactly; more search cannot change it.
+    Solved,
+    /// Nothing is left to search: the whole reachable tree has been
+    /// explored (without a proof), or a schedule fixed by the searcher was
+    /// completed.
+    Exhausted,
+}
+
+impl StopReason {
+    /// Whether the search ended for a reason of its own (finished game,
+    /// solved root, nothing left, memory cap) rather than a limit.
+    pub fn is_natural(self) -> bool {
+        matches!(
+            self,
+            StopReason::GameOver
+                | StopReason::Solved
+                | StopReason::Exhausted
+                | StopReason::MemoryCap
+        )
+    }
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StopReason::Unknown => "unknown",
+            StopReason::GameOver => "game over",
+            StopReason::Time => "time limit",
+            StopReason::Iterations => "iteration limit",
+            StopReason::Nodes => "node limit",
+            StopReason::Depth => "depth limit",
+            StopReason::Stopped => "stop flag",
+            StopReason::DefaultBudget => "default budget",
+            StopReason::MemoryCap => "memory cap",
+            StopReason::Solved => "solved",
+            StopReason::Exhausted => "nothing left to search",
+        })
     }
 }
 
@@ -211,9 +408,20 @@ impl Budget<'_> {
         self.started.elapsed()
     }
 
-    /// The instant the time limit runs out, if there is one.
+    /// The instant the time limit runs out, if there is one the clock can
+    /// represent (a limit too large to add to the start means no deadline).
     pub fn deadline(&self) -> Option<Instant> {
-        self.limits.time.map(|time| self.started + time)
+        self.limits
+            .time
+            .and_then(|time| self.started.checked_add(time))
+    }
+
+    /// Time left before the time limit, if there is one (zero once it has
+    /// run out).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.limits
+            .time
+            .map(|time| time.saturating_sub(self.started.elapsed()))
     }
 
     /// Whether the time limit has run out or a stop was requested. Reads the
@@ -227,6 +435,25 @@ impl Budget<'_> {
                 .is_some_and(|time| self.started.elapsed() >= time)
     }
 
+    /// Whether the stop flag or the clock ends the search now: the stop
+    /// flag first, then the time limit. Reads the clock; threads that
+    /// count their own iterations and nodes ask this and apply the counts
+    /// themselves.
+    #[inline]
+    pub fn interrupted(&self) -> Option<StopReason> {
+        if self.limits.stop_requested() {
+            Some(StopReason::Stopped)
+        } else if self
+            .limits
+            .time
+            .is_some_and(|time| self.started.elapsed() >= time)
+        {
+            Some(StopReason::Time)
+        } else {
+            None
+        }
+    }
+
     /// Whether a search that has done `iterations` iterations and visited
     /// `nodes` nodes must stop now (any limit but depth, which the search
     /// itself applies).
@@ -235,6 +462,23 @@ impl Budget<'_> {
         self.limits.iterations.is_some_and(|max| iterations >= max)
             || self.limits.nodes.is_some_and(|max| nodes >= max)
             || self.time_up()
+    }
+
+    /// Which limit, if any, stops a search that has done `iterations`
+    /// iterations and counted `nodes` nodes: the stop flag first, then
+    /// iterations, nodes and time (depth is the search's own business).
+    /// Reads the clock.
+    #[inline]
+    pub fn stop_reason(&self, iterations: u64, nodes: u64) -> Option<StopReason> {
+        if self.limits.stop_requested() {
+            Some(StopReason::Stopped)
+        } else if self.limits.iterations.is_some_and(|max| iterations >= max) {
+            Some(StopReason::Iterations)
+        } else if self.limits.nodes.is_some_and(|max| nodes >= max) {
+            Some(StopReason::Nodes)
+        } else {
+            self.interrupted()
+        }
     }
 }
 
@@ -245,8 +489,9 @@ impl Budget<'_> {
 pub struct SearchReport<M> {
     /// The move to play; `None` only when the position is finished.
     pub best: Option<M>,
-    /// The value of the searched position for the player to move there, in
-    /// `[-1, 1]`.
+    /// The value of the move returned (`best`) for the player to move at
+    /// the root, in `[-1, 1]` and never NaN; at a finished position, the
+    /// outcome's reward for the player to move there.
     pub value: f32,
     /// The principal variation, starting with `best`.
     pub pv: Vec<M>,
@@ -267,6 +512,17 @@ impl<M> SearchReport<M> {
             moves: Vec::new(),
             stats: SearchStats::default(),
         }
+    }
+
+    /// The report for a finished position: no move, the outcome's reward
+    /// for the player to move as the value (0 if the game gives no
+    /// outcome), and [`StopReason::GameOver`].
+    pub fn game_over<G: Game<Move = M>>(state: &G, elapsed: Duration) -> Self {
+        let value = state
+            .outcome()
+            .map_or(0.0, |outcome| outcome.reward(state.to_move()));
+        SearchReport::new(None, value)
+            .with_stats(SearchStats::new(0, 0, 0, elapsed).with_stop(StopReason::GameOver))
     }
 
     /// Sets the principal variation.
@@ -377,17 +633,28 @@ pub struct SearchStats {
     pub depth: u32,
     /// Wall-clock time spent.
     pub elapsed: Duration,
+    /// Why the search ended.
+    pub stop: StopReason,
 }
 
 impl SearchStats {
-    /// Statistics with the given counts.
+    /// Statistics with the given counts (and an [`Unknown`](StopReason::Unknown)
+    /// stop reason; set it with [`with_stop`](SearchStats::with_stop)).
     pub fn new(iterations: u64, nodes: u64, depth: u32, elapsed: Duration) -> Self {
         SearchStats {
             iterations,
             nodes,
             depth,
             elapsed,
+            stop: StopReason::Unknown,
         }
+    }
+
+    /// Sets why the search ended.
+    #[must_use]
+    pub fn with_stop(mut self, stop: StopReason) -> Self {
+        self.stop = stop;
+        self
     }
 }
 
@@ -452,6 +719,11 @@ where
 
     fn name(&self) -> String {
         format!("{}+{}", self.early.name(), self.late.name())
+    }
+
+    /// A field counts as honoured only if both searchers honour it.
+    fn honours(&self, kind: LimitKind) -> bool {
+        self.early.honours(kind) && self.late.honours(kind)
     }
 }
 

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use game_traits::testing::{
-    ExplicitTree, Invariant, Invariants, MinimaxSearcher, Nim, RandomTree, TicTacToe,
-    TicTacToeHeuristic, TreeEvaluator, check_information_set,
+    ExplicitTree, Invariant, Invariants, MinimaxSearcher, Nim, NimMove, PlayStyle, RandomTree,
+    TicTacToe, TicTacToeHeuristic, TreeEvaluator, check_information_set,
 };
 use game_traits::{
     ActionSpace, ColorFlip, Evaluator, FnEvaluator, Game, InformationSet, Limits, Outcome,
@@ -23,6 +23,7 @@ fn tic_tac_toe_passes_every_check() {
     let invariants = Invariants::new(TicTacToe::new(), 9)
         .text()
         .position_hash()
+        .hash_key(TicTacToe::clone)
         .action_space()
         .color_flip()
         .evaluator(TicTacToeHeuristic)
@@ -43,7 +44,7 @@ fn nim_passes_every_check_with_and_without_extra_turns() {
         let plies = start.heaps().iter().map(|&size| usize::from(size)).sum();
         let invariants = Invariants::new(start, plies)
             .text()
-            .position_hash()
+            .hash_key(Nim::clone)
             .action_space()
             .color_flip()
             .evaluator(OutcomeEvaluator)
@@ -121,11 +122,16 @@ const FLIP_MOVE_SHIFTS: u8 = 16;
 const PANICS_ON_CORNER: u8 = 17;
 #[cfg(feature = "serde")]
 const SERDE_DROPS_STONE: u8 = 18;
+const TEXT_DROPS_PLY_COUNT: u8 = 19;
+const HASH_IGNORES_SIDE: u8 = 20;
 
 #[derive(Clone)]
 struct Broken<const BUG: u8> {
     game: TicTacToe,
     hash: u64,
+    /// Stones on the board: part of the state, left out of the text form
+    /// (which is fine as long as parsing recounts them).
+    plies: u8,
     plays: Arc<AtomicU32>,
 }
 
@@ -137,18 +143,26 @@ impl<const BUG: u8> Broken<BUG> {
     fn wrap(game: TicTacToe) -> Self {
         Broken {
             hash: game.position_hash(),
+            plies: stones(&game),
             game,
             plays: Arc::new(AtomicU32::new(0)),
         }
     }
 }
 
+fn stones(game: &TicTacToe) -> u8 {
+    (0..9)
+        .filter(|&square| game.stone(square).is_some())
+        .count() as u8
+}
+
 impl<const BUG: u8> fmt::Debug for Broken<BUG> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} (shared plays {})",
+            "{} (ply {}, shared plays {})",
             self.game,
+            self.plies,
             self.plays.load(Ordering::Relaxed)
         )
     }
@@ -199,6 +213,7 @@ impl<const BUG: u8> Game for Broken<BUG> {
         if !(BUG == STALE_HASH && square == 8) {
             self.hash = self.game.position_hash();
         }
+        self.plies = stones(&self.game);
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -239,6 +254,10 @@ impl<const BUG: u8> Game for Broken<BUG> {
 
 impl<const BUG: u8> PositionHash for Broken<BUG> {
     fn position_hash(&self) -> u64 {
+        if BUG == HASH_IGNORES_SIDE && self.game.to_move() == Player::Second {
+            // The empty board with `o` to move hashes to the side key alone.
+            return self.hash ^ TicTacToe::new().color_flipped().position_hash();
+        }
         self.hash
     }
 }
@@ -299,7 +318,11 @@ impl<const BUG: u8> FromStr for Broken<BUG> {
     type Err = game_traits::testing::ParseTicTacToeError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        text.parse().map(Broken::wrap)
+        let mut parsed = Broken::wrap(text.parse()?);
+        if BUG == TEXT_DROPS_PLY_COUNT {
+            parsed.plies = 0;
+        }
+        Ok(parsed)
     }
 }
 
@@ -328,6 +351,7 @@ fn all_checks<const BUG: u8>() -> Invariants<Broken<BUG>> {
         .cases(128)
         .text()
         .position_hash()
+        .hash_key(|broken: &Broken<BUG>| broken.game.clone())
         .action_space()
         .color_flip()
         .expect_outcome([0, 3, 1, 5, 2], Some(Outcome::Win(Player::First)));
@@ -336,9 +360,9 @@ fn all_checks<const BUG: u8>() -> Invariants<Broken<BUG>> {
     invariants
 }
 
-fn violated<const BUG: u8>(invariants: Invariants<Broken<BUG>>) -> Invariant {
+fn violated<G: Game>(invariants: Invariants<G>) -> Invariant {
     match invariants.check() {
-        Ok(()) => panic!("bug {BUG} went unnoticed"),
+        Ok(()) => panic!("a bug of {:?} went unnoticed", std::any::type_name::<G>()),
         Err(violation) => {
             // The report names the moves and the position.
             assert!(violation.to_string().contains("after moves"), "{violation}");
@@ -427,6 +451,46 @@ fn each_bug_is_caught_by_its_invariant() {
         violated(all_checks::<SERDE_DROPS_STONE>()),
         Invariant::SerdeRoundTrip
     );
+    assert_eq!(
+        violated(all_checks::<TEXT_DROPS_PLY_COUNT>()),
+        Invariant::TextRoundTrip
+    );
+    assert_eq!(
+        violated(all_checks::<HASH_IGNORES_SIDE>()),
+        Invariant::ColorFlipHash
+    );
+}
+
+#[test]
+fn a_text_form_that_drops_state_passes_only_as_lossy_text() {
+    // The ply count is lost, though the text prints, parses back, and has
+    // the same moves, outcome and hash: only the whole-state check sees it.
+    let lossy = || {
+        Invariants::new(Broken::<TEXT_DROPS_PLY_COUNT>::new(), 9)
+            .lossy_text()
+            .position_hash()
+    };
+    lossy().assert();
+    assert_eq!(violated(lossy().text()), Invariant::TextRoundTrip);
+    // A lossy text form still rebuilds the hash.
+    let stale = Invariants::new(Broken::<STALE_HASH>::new(), 9)
+        .lossy_text()
+        .position_hash();
+    assert_eq!(violated(stale), Invariant::HashMatchesRebuilt);
+}
+
+#[test]
+fn tic_tac_toe_needs_the_flip_to_expose_a_hash_without_the_side() {
+    // Tic-tac-toe boards tell the side to move by their stone count, so no
+    // two positions of a game differ only in it; the flipped start position
+    // does.
+    let hash_only = || {
+        Invariants::new(Broken::<HASH_IGNORES_SIDE>::new(), 9)
+            .text()
+            .hash_key(|broken: &Broken<HASH_IGNORES_SIDE>| broken.game.clone())
+    };
+    hash_only().assert();
+    assert_eq!(violated(hash_only().color_flip()), Invariant::ColorFlipHash);
 }
 
 #[test]
@@ -439,6 +503,275 @@ fn failures_are_shrunk_to_short_games() {
         Some("8"),
         "{violation}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// Broken Nim: hashes that collide, and bugs only rare games reach.
+
+const NIM_HASH_IGNORES_SIDE: u8 = 1;
+const NIM_HASH_IGNORES_LAST_HEAP: u8 = 2;
+const NIM_HASH_COUNTS_PLIES: u8 = 3;
+/// From heaps 3, 4, 5: one object left after the longest game (every move
+/// takes one, 11 plies): no moves, yet not over.
+const NIM_STUCK_NEAR_CAP: u8 = 4;
+/// A game where every move emptied a heap ends without a winner.
+const NIM_FAST_FINISH_UNDECIDED: u8 = 5;
+/// The stored hash is not updated by moves that take three.
+const NIM_STALE_HASH: u8 = 6;
+
+/// Nim with a ply counter, which the text form carries (`"3,4,5 1 @0"`),
+/// and a stored hash, which `Debug` shows.
+#[derive(Clone, Debug)]
+struct BrokenNim<const BUG: u8> {
+    nim: Nim,
+    plies: u32,
+    hash: u64,
+}
+
+impl<const BUG: u8> BrokenNim<BUG> {
+    fn new(heaps: &[u8]) -> Self {
+        BrokenNim::with_hash(Nim::new(heaps), 0)
+    }
+
+    fn with_hash(nim: Nim, plies: u32) -> Self {
+        let mut game = BrokenNim {
+            nim,
+            plies,
+            hash: 0,
+        };
+        game.hash = game.fresh_hash();
+        game
+    }
+
+    fn fresh_hash(&self) -> u64 {
+        let nim = &self.nim;
+        match BUG {
+            NIM_HASH_IGNORES_SIDE if nim.to_move() == Player::Second => {
+                nim.color_flipped().position_hash()
+            }
+            NIM_HASH_IGNORES_LAST_HEAP => {
+                let mut heaps = nim.heaps().to_vec();
+                *heaps.last_mut().unwrap() = 0;
+                let mut without = Nim::new(&heaps);
+                if without.to_move() != nim.to_move() {
+                    without = without.color_flipped();
+                }
+                without.position_hash()
+            }
+            NIM_HASH_COUNTS_PLIES => {
+                nim.position_hash() ^ game_traits::zobrist::mix64(u64::from(self.plies) + 1)
+            }
+            _ => nim.position_hash(),
+        }
+    }
+
+    fn objects(&self) -> u32 {
+        self.nim.heaps().iter().map(|&size| u32::from(size)).sum()
+    }
+
+    fn stuck(&self) -> bool {
+        BUG == NIM_STUCK_NEAR_CAP && self.plies == 11 && self.objects() == 1
+    }
+}
+
+impl<const BUG: u8> Game for BrokenNim<BUG> {
+    type Move = NimMove;
+
+    fn to_move(&self) -> Player {
+        self.nim.to_move()
+    }
+
+    fn legal_moves(&self, out: &mut Vec<NimMove>) {
+        self.nim.legal_moves(out);
+        if self.stuck() {
+            out.clear();
+        }
+    }
+
+    fn play(&mut self, mv: NimMove) {
+        self.nim.play(mv);
+        self.plies += 1;
+        if !(BUG == NIM_STALE_HASH && mv.take == 3) {
+            self.hash = self.fresh_hash();
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let heaps = self.nim.heaps().len() as u32;
+        if BUG == NIM_FAST_FINISH_UNDECIDED && self.plies == heaps {
+            return None;
+        }
+        if self.stuck() {
+            return None;
+        }
+        self.nim.outcome()
+    }
+
+    fn is_legal(&self, mv: NimMove) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.contains(&mv)
+    }
+}
+
+impl<const BUG: u8> PositionHash for BrokenNim<BUG> {
+    fn position_hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl<const BUG: u8> ColorFlip for BrokenNim<BUG> {
+    fn color_flipped(&self) -> Self {
+        BrokenNim::with_hash(self.nim.color_flipped(), self.plies)
+    }
+
+    fn flip_move(mv: NimMove) -> NimMove {
+        mv
+    }
+}
+
+impl<const BUG: u8> fmt::Display for BrokenNim<BUG> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} @{}", self.nim, self.plies)
+    }
+}
+
+impl<const BUG: u8> FromStr for BrokenNim<BUG> {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (nim, plies) = text
+            .rsplit_once(" @")
+            .ok_or_else(|| format!("no ply count in {text:?}"))?;
+        Ok(BrokenNim::with_hash(
+            nim.parse().map_err(|error| format!("{error}"))?,
+            plies.parse().map_err(|error| format!("{error}"))?,
+        ))
+    }
+}
+
+fn nim_checks<const BUG: u8>(heaps: &[u8]) -> Invariants<BrokenNim<BUG>> {
+    let start = BrokenNim::<BUG>::new(heaps);
+    let cap = start.objects() as usize;
+    Invariants::new(start, cap).text()
+}
+
+#[test]
+fn the_unbroken_nim_wrapper_passes() {
+    nim_checks::<NO_BUG>(&[3, 4, 5])
+        .hash_key(|game: &BrokenNim<NO_BUG>| game.nim.clone())
+        .color_flip()
+        .assert();
+}
+
+#[test]
+fn hash_collisions_are_caught() {
+    // Nim reaches the same heaps with either side to move.
+    assert_eq!(
+        violated(nim_checks::<NIM_HASH_IGNORES_SIDE>(&[3, 4, 5]).position_hash()),
+        Invariant::DistinctHashes
+    );
+    assert_eq!(
+        violated(
+            nim_checks::<NIM_HASH_IGNORES_SIDE>(&[3, 4, 5])
+                .position_hash()
+                .color_flip()
+        ),
+        Invariant::ColorFlipHash
+    );
+    // Ignoring a heap is seen only against a key that holds it: without
+    // one, the harness can only compare the sides to move.
+    let by_heaps = |game: &BrokenNim<NIM_HASH_IGNORES_LAST_HEAP>| game.nim.heaps().to_vec();
+    nim_checks::<NIM_HASH_IGNORES_LAST_HEAP>(&[3, 4, 5])
+        .position_hash()
+        .assert();
+    assert_eq!(
+        violated(nim_checks::<NIM_HASH_IGNORES_LAST_HEAP>(&[3, 4, 5]).hash_key(by_heaps)),
+        Invariant::DistinctHashes
+    );
+}
+
+#[test]
+fn a_stale_hash_shown_in_debug_is_the_hash_s_fault() {
+    // The reparsed position differs in its `Debug` form too (the stored
+    // hash), but the report names the hash.
+    assert_eq!(
+        violated(nim_checks::<NIM_STALE_HASH>(&[3, 4, 5]).position_hash()),
+        Invariant::HashMatchesRebuilt
+    );
+    // Without the hash checks, the whole-state text check still sees it.
+    assert_eq!(
+        violated(nim_checks::<NIM_STALE_HASH>(&[3, 4, 5])),
+        Invariant::TextRoundTrip
+    );
+}
+
+#[test]
+fn a_hash_of_the_path_is_caught_against_the_key() {
+    // The hash takes in the ply count; the text carries it, so the rebuilt
+    // hash agrees, but the same heaps reached in a different number of
+    // plies hash differently.
+    let by_position = |game: &BrokenNim<NIM_HASH_COUNTS_PLIES>| game.nim.clone();
+    nim_checks::<NIM_HASH_COUNTS_PLIES>(&[3, 4, 5])
+        .position_hash()
+        .assert();
+    assert_eq!(
+        violated(nim_checks::<NIM_HASH_COUNTS_PLIES>(&[3, 4, 5]).hash_key(by_position)),
+        Invariant::TranspositionHash
+    );
+}
+
+#[test]
+fn bugs_of_rare_games_are_caught_at_the_default_case_count() {
+    // Only the longest game (every move takes one object, 12 plies) gets
+    // stuck: uniformly random games practically never play it.
+    let near_cap = || nim_checks::<NIM_STUCK_NEAR_CAP>(&[3, 4, 5]);
+    near_cap().play_styles([PlayStyle::Uniform]).assert();
+    let violation = near_cap().check().unwrap_err();
+    assert_eq!(
+        violation.invariant,
+        Invariant::MovesMatchOutcome,
+        "{violation}"
+    );
+    assert_eq!(violation.moves.len(), 11, "{violation}");
+    assert_eq!(
+        violated(near_cap().play_styles([PlayStyle::Long])),
+        Invariant::MovesMatchOutcome
+    );
+
+    // Only a game where every move empties a heap (6 plies of 33 possible)
+    // ends undecided: a few uniform games in ten thousand do that.
+    let fast = || nim_checks::<NIM_FAST_FINISH_UNDECIDED>(&[3, 4, 5, 6, 7, 8]);
+    fast().play_styles([PlayStyle::Uniform]).assert();
+    let violation = fast().check().unwrap_err();
+    assert_eq!(
+        violation.invariant,
+        Invariant::MovesMatchOutcome,
+        "{violation}"
+    );
+    assert_eq!(violation.moves.len(), 6, "{violation}");
+}
+
+#[test]
+fn long_games_reach_the_ply_cap() {
+    let uniform = Invariants::new(Nim::new(&[3, 4, 5]), 12)
+        .play_styles([PlayStyle::Uniform])
+        .run()
+        .unwrap();
+    let mixed = Invariants::new(Nim::new(&[3, 4, 5]), 12).run().unwrap();
+    assert!(uniform.longest_game < 12, "{uniform:?}");
+    assert_eq!(mixed.longest_game, 12, "{mixed:?}");
+    assert_eq!(mixed.games, 64);
+    assert!(mixed.neighbours > mixed.positions, "{mixed:?}");
+    // Tic-tac-toe: all three results, and the hashes of a good share of
+    // its 5,478 positions (and their flips) compared.
+    let coverage = Invariants::new(TicTacToe::new(), 9)
+        .hash_key(TicTacToe::clone)
+        .color_flip()
+        .run()
+        .unwrap();
+    assert!(coverage.first_wins > 0 && coverage.second_wins > 0 && coverage.draws > 0);
+    assert!(coverage.distinct_hashes > 500, "{coverage:?}");
 }
 
 // ---------------------------------------------------------------------------

@@ -43,6 +43,37 @@ impl ConfigError {
     }
 }
 
+impl ConfigError {
+    /// Checks a default simulation budget: at least 1, at most
+    /// [`MAX_DEFAULT_SIMULATIONS`](crate::MAX_DEFAULT_SIMULATIONS), so that
+    /// a search without limits always ends soon.
+    pub(crate) fn check_simulations(value: u64) -> Result<(), ConfigError> {
+        if (1..=crate::MAX_DEFAULT_SIMULATIONS).contains(&value) {
+            Ok(())
+        } else {
+            Err(ConfigError::OutOfRange {
+                name: "default_simulations",
+                value: value as f64,
+                expected: "1 to 16,777,216",
+            })
+        }
+    }
+
+    /// Checks a tree memory cap: at least
+    /// [`MIN_TREE_BYTES`](crate::MIN_TREE_BYTES).
+    pub(crate) fn check_tree_bytes(value: usize) -> Result<(), ConfigError> {
+        if value >= crate::MIN_TREE_BYTES {
+            Ok(())
+        } else {
+            Err(ConfigError::OutOfRange {
+                name: "max_tree_bytes",
+                value: value as f64,
+                expected: "at least 65,536 bytes",
+            })
+        }
+    }
+}
+
 /// An explicit root noise vector that cannot be used.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]

@@ -5,23 +5,31 @@
 //! `gumbel_muzero_policy` does it.
 
 use game_traits::{
-    ActionSpace, Game, Limits, MoveInfo, PolicyEvaluator, SearchReport, SearchStats, Searcher,
+    ActionSpace, Budget, Game, LimitKind, Limits, MoveInfo, PolicyEvaluator, SearchReport,
+    SearchStats, Searcher, StopReason,
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::qtransform::{Completion, complete};
-use crate::tree::{Scratch, Tree};
+use crate::tree::{Scratch, StallWatch, Tree};
 use crate::{CompletedQ, ConfigError, ConsideredVisits, NoiseError, noise};
 
 /// The reference's floor on root scores (mctx `score_considered`), applied
 /// before actions outside the schedule are excluded.
 const LOW_LOGIT: f64 = -1e9;
 
+/// The most simulations one schedule plans (visit counts are `u32`).
+const MAX_PLANNED_SIMULATIONS: u64 = u32::MAX as u64 - 2;
+
 /// Settings of [`GumbelAz`]. The defaults are the reference's (`k = 16`,
 /// `gumbel_scale = 1`, [`CompletedQ::default`]).
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::GumbelConfigRaw")
+)]
 #[non_exhaustive]
 pub struct GumbelConfig {
     /// `k`: the root considers `m = min(k, legal moves)` actions, sampled
@@ -45,6 +53,10 @@ pub struct GumbelConfig {
     pub reuse_tree: bool,
     /// Record each simulation's path in [`GumbelAnalysis::paths`].
     pub record_paths: bool,
+    /// The memory cap of the tree, in bytes (default 1 GiB): nodes and
+    /// edges never reserve more; positions that do not fit are evaluated
+    /// without being kept. At least [`MIN_TREE_BYTES`](crate::MIN_TREE_BYTES).
+    pub max_tree_bytes: usize,
 }
 
 impl Default for GumbelConfig {
@@ -57,11 +69,28 @@ impl Default for GumbelConfig {
             seed: 0,
             reuse_tree: true,
             record_paths: false,
+            max_tree_bytes: crate::DEFAULT_TREE_BYTES,
         }
     }
 }
 
 impl GumbelConfig {
+    /// Settings for play rather than training: the defaults without root
+    /// noise (`gumbel_scale = 0`), so the root considers the top `k` moves
+    /// of the evaluator's logits. The default configuration keeps the
+    /// reference's noise scale of 1, a self-play training device that costs
+    /// strength in play.
+    pub fn for_play() -> Self {
+        GumbelConfig::default().with_gumbel_scale(0.0)
+    }
+
+    /// Sets the memory cap of the tree, in bytes.
+    #[must_use]
+    pub fn with_max_tree_bytes(mut self, bytes: usize) -> Self {
+        self.max_tree_bytes = bytes;
+        self
+    }
+
     /// Sets `k`, the number of actions considered at the root.
     #[must_use]
     pub fn with_max_considered_actions(mut self, k: usize) -> Self {
@@ -117,7 +146,7 @@ impl GumbelConfig {
     ///
     /// [`ConfigError::NoConsideredActions`] for `k = 0`;
     /// [`ConfigError::OutOfRange`] for a negative or non-finite
-    /// `gumbel_scale` or a bad [`CompletedQ`].
+    /// `gumbel_scale`, `default_simulations = 0` or a bad [`CompletedQ`].
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.max_considered_actions == 0 {
             return Err(ConfigError::NoConsideredActions);
@@ -129,6 +158,8 @@ impl GumbelConfig {
             false,
             "a finite number >= 0",
         )?;
+        ConfigError::check_simulations(self.default_simulations)?;
+        ConfigError::check_tree_bytes(self.max_tree_bytes)?;
         self.completed_q.validate()
     }
 }
@@ -179,7 +210,10 @@ pub struct GumbelAnalysis<M> {
 /// What [`GumbelAz::run`] leaves behind for the report and the analysis.
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
+    /// Simulations of the round reported.
     simulations: u64,
+    /// Simulations of every round together.
+    total_simulations: u64,
     planned: u64,
     considered: usize,
     depth: usize,
@@ -187,6 +221,7 @@ struct Run {
     /// position.
     selected: Option<usize>,
     elapsed: std::time::Duration,
+    stop: StopReason,
 }
 
 /// Gumbel AlphaZero search for any game with a fixed action space and a
@@ -223,6 +258,9 @@ pub struct GumbelAz<G: Game, E> {
     completion: Option<Completion>,
     state: Option<G>,
     paths: Vec<Vec<usize>>,
+    /// The analysis of the last complete round of an anytime search that a
+    /// limit then cut short, which speaks for the search.
+    kept_round: Option<GumbelAnalysis<G::Move>>,
 }
 
 impl<G: Game, E: std::fmt::Debug> std::fmt::Debug for GumbelAz<G, E> {
@@ -256,6 +294,7 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             completion: None,
             state: None,
             paths: Vec::new(),
+            kept_round: None,
         })
     }
 
@@ -275,6 +314,17 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         &self.evaluator
     }
 
+    /// Bytes the kept tree holds reserved: never more than the
+    /// configuration's `max_tree_bytes` (the root aside).
+    pub fn memory_bytes(&self) -> usize {
+        self.tree.memory_bytes()
+    }
+
+    /// Nodes in the kept tree.
+    pub fn tree_nodes(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
     /// Searches `state` and returns every root statistic, indexed by
     /// action; the root noise is drawn from the searcher's seeded
     /// generator.
@@ -282,7 +332,18 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         let run = self
             .run(state, limits, None)
             .unwrap_or_else(|_| unreachable!("drawn noise is always valid"));
-        self.analysis(state, &run)
+        self.finished_analysis(state, &run)
+    }
+
+    /// The analysis of a finished run: the kept round's, if there is one.
+    fn finished_analysis(&mut self, state: &G, run: &Run) -> GumbelAnalysis<G::Move> {
+        match self.kept_round.take() {
+            Some(mut kept) => {
+                kept.report.stats = self.report(run).stats;
+                kept
+            }
+            None => self.analysis(state, run),
+        }
     }
 
     /// Like [`analyse`](GumbelAz::analyse), with the root noise given: one
@@ -301,7 +362,7 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         noise: &[f64],
     ) -> Result<GumbelAnalysis<G::Move>, NoiseError> {
         let run = self.run(state, limits, Some(noise))?;
-        Ok(self.analysis(state, &run))
+        Ok(self.finished_analysis(state, &run))
     }
 
     fn run(
@@ -320,6 +381,7 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
                 got: noise.len(),
             });
         }
+        self.tree.max_bytes = self.config.max_tree_bytes;
         if self.config.reuse_tree && self.tree.root_matches(state, &mut self.scratch) {
             self.tree.clear_statistics();
         } else {
@@ -328,10 +390,12 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         }
         self.paths.clear();
         self.completion = None;
+        self.kept_round = None;
         let root = *self.tree.root();
         let mut run = Run::default();
         if root.terminal {
             run.elapsed = budget.elapsed();
+            run.stop = StopReason::GameOver;
             return Ok(run);
         }
 
@@ -366,11 +430,17 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             .config
             .max_considered_actions
             .min(root.num_edges as usize);
-        run.planned = limits
+        // An iteration budget (given, or the default one) plans one
+        // Sequential Halving schedule. Without one, the search is anytime:
+        // it runs complete schedules of doubling size, keeping the last one
+        // completed, until a limit ends it.
+        let default_budget = limits.uses_default_budget(|kind| self.honours(kind));
+        let fixed = limits
             .iterations
+            .or(default_budget.then_some(self.config.default_simulations));
+        run.planned = fixed
             .unwrap_or(self.config.default_simulations)
-            .min(u64::from(u32::MAX - 2));
-        let mut schedule = ConsideredVisits::new(run.considered, run.planned);
+            .min(MAX_PLANNED_SIMULATIONS);
         let mut sim_state = match self.state.take() {
             Some(mut kept) => {
                 kept.clone_from(state);
@@ -378,16 +448,82 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             }
             None => state.clone(),
         };
+        let mut completed_round: Option<(Run, GumbelAnalysis<G::Move>)> = None;
+        let mut stall = StallWatch::new(limits, self.tree.nodes.len());
+        let stop = loop {
+            let interrupted = self.round(
+                state,
+                &mut sim_state,
+                (&budget, &mut stall),
+                &mut run,
+                num_actions,
+            );
+            self.finish_round(&mut run, num_actions);
+            match interrupted {
+                Some(reason) => break reason,
+                None if fixed.is_some() => {
+                    break if limits.iterations.is_some() {
+                        StopReason::Iterations
+                    } else {
+                        StopReason::DefaultBudget
+                    };
+                }
+                None => {
+                    run.elapsed = budget.elapsed();
+                    completed_round = Some((run, self.analysis(state, &run)));
+                    self.tree.clear_statistics();
+                    run.simulations = 0;
+                    run.depth = 0;
+                    run.planned = (run.planned * 2).min(MAX_PLANNED_SIMULATIONS);
+                }
+            }
+        };
+        self.state = Some(sim_state);
+        run.elapsed = budget.elapsed();
+        run.stop = stop;
+        // An interrupted round's schedule is cut short: the last round that
+        // completed speaks for the search, if there is one.
+        if let Some((mut kept, analysis)) = completed_round {
+            kept.total_simulations = run.total_simulations;
+            kept.elapsed = run.elapsed;
+            kept.stop = stop;
+            self.kept_round = Some(analysis);
+            return Ok(kept);
+        }
+        Ok(run)
+    }
+
+    /// Runs one Sequential Halving schedule of `run.planned` simulations;
+    /// returns why it ended early, if it did.
+    fn round(
+        &mut self,
+        state: &G,
+        sim_state: &mut G,
+        (budget, stall): (&Budget<'_>, &mut StallWatch),
+        run: &mut Run,
+        num_actions: usize,
+    ) -> Option<StopReason> {
+        let mut schedule = ConsideredVisits::new(run.considered, run.planned);
         let params = self.config.completed_q;
-        while run.simulations < run.planned
-            && !budget.exhausted(run.simulations, self.tree.nodes.len() as u64)
-        {
+        while run.simulations < run.planned {
+            if let Some(reason) =
+                budget.stop_reason(run.total_simulations, self.tree.nodes.len() as u64)
+            {
+                return Some(reason);
+            }
+            // Nothing new can be learnt from a tree that holds every
+            // position below the root.
+            if self.tree.is_complete()
+                || stall.stalled(self.tree.nodes.len(), run.total_simulations)
+            {
+                return Some(StopReason::Exhausted);
+            }
             let considered_visit = schedule.next().unwrap_or(u32::MAX);
             let (first_edge, _) = self.select_root(num_actions, Some(considered_visit));
             let sigma = &mut self.sigma;
             let length = self.tree.simulate(
                 state,
-                &mut sim_state,
+                sim_state,
                 first_edge as u32,
                 &self.evaluator,
                 &mut self.scratch,
@@ -404,9 +540,13 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
             }
             run.depth = run.depth.max(length);
             run.simulations += 1;
+            run.total_simulations += 1;
         }
-        self.state = Some(sim_state);
+        None
+    }
 
+    /// Picks the move and computes the improved policy after a round.
+    fn finish_round(&mut self, run: &mut Run, num_actions: usize) {
         let (selected, completion) = self.select_root(num_actions, None);
         run.selected = Some(selected);
         self.completion = Some(completion);
@@ -426,8 +566,6 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
         for p in &mut self.policy {
             *p /= sum;
         }
-        run.elapsed = budget.elapsed();
-        Ok(run)
     }
 
     /// The root edge to simulate (`Some(visits)`: among the edges with
@@ -474,14 +612,24 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
 
     fn report(&self, run: &Run) -> SearchReport<G::Move> {
         let stats = SearchStats::new(
-            run.simulations,
+            run.total_simulations,
             self.tree.nodes.len() as u64,
             run.depth as u32,
             run.elapsed,
-        );
+        )
+        .with_stop(run.stop);
         let root = *self.tree.root();
         let Some(selected) = run.selected else {
             return SearchReport::new(None, root.raw_value as f32).with_stats(stats);
+        };
+        // The value of the move returned: its mean if visited, else its
+        // completed Q (the mixed value), as the search itself rates it.
+        let chosen = &self.tree.edges[selected];
+        let value = if chosen.visits > 0 {
+            chosen.q
+        } else {
+            self.completion
+                .map_or(root.raw_value, |completion| completion.mixed_value)
         };
         let moves = self.tree.edges[root.edges()]
             .iter()
@@ -498,13 +646,10 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> GumbelAz<G, E> {
                 }
             })
             .collect();
-        SearchReport::new(
-            Some(self.tree.edges[selected].mv),
-            self.tree.root_value as f32,
-        )
-        .with_pv(self.tree.principal_variation(Some(selected)))
-        .with_moves(moves)
-        .with_stats(stats)
+        SearchReport::new(Some(chosen.mv), value as f32)
+            .with_pv(self.tree.principal_variation(Some(selected)))
+            .with_moves(moves)
+            .with_stats(stats)
     }
 
     fn analysis(&mut self, state: &G, run: &Run) -> GumbelAnalysis<G::Move> {
@@ -598,13 +743,37 @@ fn select_interior<M: Copy + PartialEq + std::fmt::Debug>(
 }
 
 impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for GumbelAz<G, E> {
-    /// Runs the search; without an iteration limit it plans
-    /// [`GumbelConfig::default_simulations`] simulations.
+    /// Runs the search. An iteration limit plans one Sequential Halving
+    /// schedule of that many simulations, cut short by the other limits.
+    /// Without one, a time limit, node limit or stop flag makes the search
+    /// anytime: complete schedules of [`GumbelConfig::default_simulations`],
+    /// then twice, four times as many, ..., until a limit ends it; the last
+    /// complete schedule gives the move (the first one, if none completed).
+    /// Without any limit it plans [`GumbelConfig::default_simulations`].
+    /// Depth is ignored. The search also ends once the tree holds every
+    /// position below the root ([`StopReason::Exhausted`]).
+    ///
+    /// Memory: the tree never reserves more than
+    /// [`GumbelConfig::max_tree_bytes`]; positions that do not fit are
+    /// evaluated without being kept.
+    ///
+    /// The value is that of the move returned: its mean value, or its
+    /// completed Q if it has no visit.
     fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
         let run = self
             .run(state, limits, None)
             .unwrap_or_else(|_| unreachable!("drawn noise is always valid"));
-        self.report(&run)
+        match self.kept_round.take() {
+            Some(kept) => {
+                let stats = self.report(&run).stats;
+                kept.report.with_stats(stats)
+            }
+            None => self.report(&run),
+        }
+    }
+
+    fn honours(&self, kind: LimitKind) -> bool {
+        kind != LimitKind::Depth
     }
 
     fn advance(&mut self, played: G::Move) {

@@ -3,18 +3,23 @@
 //! Science 2018), on the same tree as Gumbel AlphaZero.
 
 use game_traits::{
-    ActionSpace, Game, Limits, MoveInfo, PolicyEvaluator, SearchReport, SearchStats, Searcher,
+    ActionSpace, Game, LimitKind, Limits, MoveInfo, PolicyEvaluator, SearchReport, SearchStats,
+    Searcher, StopReason,
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::tree::{Edge, Scratch, Tree};
+use crate::tree::{Edge, Scratch, StallWatch, Tree};
 use crate::{ConfigError, noise};
 
 /// The value an unvisited move is scored with in PUCT (first-play
 /// urgency).
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::FirstPlayRaw")
+)]
 #[non_exhaustive]
 pub enum FirstPlay {
     /// The node's current mean value (as mctx's `muzero_policy` completes
@@ -27,7 +32,11 @@ pub enum FirstPlay {
 /// Dirichlet noise mixed into the root prior:
 /// `P'(a) = (1 - fraction) P(a) + fraction * eta(a)`, `eta ~ Dir(alpha)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::DirichletNoiseRaw")
+)]
 #[non_exhaustive]
 pub struct DirichletNoise {
     /// Concentration (AlphaZero: 0.3 for chess, 0.15 for shogi, 0.03 for Go).
@@ -45,7 +54,11 @@ impl DirichletNoise {
 
 /// Settings of [`Puct`].
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::PuctConfigRaw")
+)]
 #[non_exhaustive]
 pub struct PuctConfig {
     /// `c_puct` of `Q(s,a) + c_puct * P(s,a) * sqrt(N(s)) / (1 + N(s,a))`.
@@ -54,14 +67,17 @@ pub struct PuctConfig {
     pub first_play: FirstPlay,
     /// Root noise, off by default (it is a self-play training device).
     pub root_noise: Option<DirichletNoise>,
-    /// Simulations per search when the [`Limits`] set neither an iteration
-    /// budget, nor a time limit, nor a stop flag (with one of the last two
-    /// the search runs until it says stop).
+    /// Simulations per search when the [`Limits`] set no limit the search
+    /// honours (1 to [`MAX_DEFAULT_SIMULATIONS`](crate::MAX_DEFAULT_SIMULATIONS)).
     pub default_simulations: u64,
     /// Seeds the root noise; [`Searcher::reset`] restarts the sequence.
     pub seed: u64,
     /// Keep the subtree (with its statistics) of the move played.
     pub reuse_tree: bool,
+    /// The memory cap of the tree, in bytes (default 1 GiB): nodes and
+    /// edges never reserve more; positions that do not fit are evaluated
+    /// without being kept. At least [`MIN_TREE_BYTES`](crate::MIN_TREE_BYTES).
+    pub max_tree_bytes: usize,
 }
 
 impl Default for PuctConfig {
@@ -73,6 +89,7 @@ impl Default for PuctConfig {
             default_simulations: 64,
             seed: 0,
             reuse_tree: true,
+            max_tree_bytes: crate::DEFAULT_TREE_BYTES,
         }
     }
 }
@@ -120,15 +137,27 @@ impl PuctConfig {
         self
     }
 
+    /// Sets the memory cap of the tree, in bytes.
+    #[must_use]
+    pub fn with_max_tree_bytes(mut self, bytes: usize) -> Self {
+        self.max_tree_bytes = bytes;
+        self
+    }
+
     /// Checks every parameter.
     ///
     /// # Errors
     ///
     /// [`ConfigError::OutOfRange`] for a negative or non-finite `c_puct`, a
-    /// fixed first-play value outside `[-1, 1]`, or root noise with a
-    /// non-positive `alpha` or a `fraction` outside `[0, 1]`.
+    /// fixed first-play value outside `[-1, 1]`, root noise with a
+    /// non-positive `alpha` or a `fraction` outside `[0, 1]`,
+    /// `default_simulations` outside `1..=MAX_DEFAULT_SIMULATIONS` (a search
+    /// without limits must end soon), or `max_tree_bytes` below
+    /// `MIN_TREE_BYTES`.
     pub fn validate(&self) -> Result<(), ConfigError> {
         ConfigError::check("c_puct", self.c_puct, 0.0, false, "a finite number >= 0")?;
+        ConfigError::check_simulations(self.default_simulations)?;
+        ConfigError::check_tree_bytes(self.max_tree_bytes)?;
         if let FirstPlay::Fixed(value) = self.first_play
             && !(-1.0..=1.0).contains(&value)
         {
@@ -222,6 +251,17 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> Puct<G, E> {
     pub fn evaluator(&self) -> &E {
         &self.evaluator
     }
+
+    /// Bytes the kept tree holds reserved: never more than the
+    /// configuration's `max_tree_bytes` (the root aside).
+    pub fn memory_bytes(&self) -> usize {
+        self.tree.memory_bytes()
+    }
+
+    /// Nodes in the kept tree.
+    pub fn tree_nodes(&self) -> usize {
+        self.tree.nodes.len()
+    }
 }
 
 /// The PUCT choice among `edges`, with `prior(index)` as P. Returns the
@@ -248,22 +288,30 @@ fn puct_pick<M>(
 }
 
 impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for Puct<G, E> {
-    /// Runs the search; without an iteration budget, time limit or stop
-    /// flag it runs [`PuctConfig::default_simulations`] simulations.
+    /// Runs the search: simulations until a limit ends it (iterations,
+    /// time, tree nodes, the stop flag; depth is ignored), or
+    /// [`PuctConfig::default_simulations`] without any. It also ends once
+    /// the tree holds every position below the root
+    /// ([`StopReason::Exhausted`]), and, with a node limit alone, once the
+    /// tree stops growing (no new node for 10,000 simulations or as many as
+    /// it has nodes, whichever is more).
+    ///
+    /// Memory: the tree never reserves more than
+    /// [`PuctConfig::max_tree_bytes`]; positions that do not fit are
+    /// evaluated without being kept.
+    ///
+    /// The value is that of the move returned: its mean value, or the
+    /// root's evaluation if it has no visit.
     fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
         let budget = limits.start();
+        self.tree.max_bytes = self.config.max_tree_bytes;
         if !(self.config.reuse_tree && self.tree.root_matches(state, &mut self.scratch)) {
             self.tree
                 .new_root(state, &self.evaluator, &mut self.scratch);
         }
         let root = *self.tree.root();
         if root.terminal {
-            return SearchReport::new(None, root.raw_value as f32).with_stats(SearchStats::new(
-                0,
-                1,
-                0,
-                budget.elapsed(),
-            ));
+            return SearchReport::game_over(state, budget.elapsed());
         }
         self.root_prior.clear();
         self.root_prior
@@ -277,13 +325,11 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for Puct<G, E> {
             }
         }
 
-        // Anytime: with a time limit or stop flag but no iteration budget,
-        // search until the clock or the flag says stop. (A node limit alone
-        // could be out of reach in a small game, so it does not count.)
+        let default_budget = limits.uses_default_budget(|kind| self.honours(kind));
         let planned = match limits.iterations {
             Some(iterations) => iterations,
-            None if limits.time.is_some() || limits.stop.is_some() => u64::MAX,
-            None => self.config.default_simulations,
+            None if default_budget => self.config.default_simulations,
+            None => u64::MAX,
         };
         let c_puct = self.config.c_puct;
         let first_play = self.config.first_play;
@@ -300,10 +346,24 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for Puct<G, E> {
         };
         let mut simulations = 0;
         let mut depth = 0;
-        while simulations < planned
-            && self.tree.root_visits < u32::MAX - 1
-            && !budget.exhausted(simulations, self.tree.nodes.len() as u64)
-        {
+        let mut stall = StallWatch::new(limits, self.tree.nodes.len());
+        let stop = loop {
+            if simulations >= planned {
+                break if default_budget {
+                    StopReason::DefaultBudget
+                } else {
+                    StopReason::Iterations
+                };
+            }
+            if let Some(reason) = budget.stop_reason(simulations, self.tree.nodes.len() as u64) {
+                break reason;
+            }
+            if self.tree.is_complete()
+                || self.tree.root_visits >= u32::MAX - 1
+                || stall.stalled(self.tree.nodes.len(), simulations)
+            {
+                break StopReason::Exhausted;
+            }
             let root_prior = &self.root_prior;
             let first = root.first_edge as usize
                 + puct_pick(
@@ -332,7 +392,7 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for Puct<G, E> {
             );
             depth = depth.max(length);
             simulations += 1;
-        }
+        };
         self.state = Some(sim_state);
 
         let edges = self.tree.root_edges();
@@ -365,15 +425,27 @@ impl<G: ActionSpace, E: PolicyEvaluator<G>> Searcher<G> for Puct<G, E> {
             })
             .collect();
         let best_edge = root.first_edge as usize + best;
-        SearchReport::new(Some(edges[best].mv), self.tree.root_value as f32)
+        let value = if edges[best].visits > 0 {
+            edges[best].q
+        } else {
+            root.raw_value
+        };
+        SearchReport::new(Some(edges[best].mv), value as f32)
             .with_pv(self.tree.principal_variation(Some(best_edge)))
             .with_moves(moves)
-            .with_stats(SearchStats::new(
-                simulations,
-                self.tree.nodes.len() as u64,
-                depth as u32,
-                budget.elapsed(),
-            ))
+            .with_stats(
+                SearchStats::new(
+                    simulations,
+                    self.tree.nodes.len() as u64,
+                    depth as u32,
+                    budget.elapsed(),
+                )
+                .with_stop(stop),
+            )
+    }
+
+    fn honours(&self, kind: LimitKind) -> bool {
+        kind != LimitKind::Depth
     }
 
     fn advance(&mut self, played: G::Move) {

@@ -23,8 +23,15 @@ use crate::tree::Edge;
 ///
 /// The defaults are the reference's: `c_visit = 50`, `c_scale = 0.1`, both
 /// switches on, `epsilon = 1e-8`.
+///
+/// With the `serde` feature it deserializes through
+/// [`CompletedQ::validate`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::serde_impl::CompletedQRaw")
+)]
 #[non_exhaustive]
 pub struct CompletedQ {
     /// `c_visit` (mctx `maxvisit_init`).

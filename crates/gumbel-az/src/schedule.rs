@@ -65,7 +65,7 @@ impl ConsideredVisits {
     }
 
     fn rounds_in_phase(&self) -> u64 {
-        (self.simulations / (self.log2_considered * self.in_play)).max(1)
+        (self.simulations / self.log2_considered.saturating_mul(self.in_play)).max(1)
     }
 }
 
@@ -101,17 +101,24 @@ impl Iterator for ConsideredVisits {
 
 impl ExactSizeIterator for ConsideredVisits {}
 
-/// The whole [`ConsideredVisits`] schedule as a vector.
+/// The whole [`ConsideredVisits`] schedule as a vector, or `None` if it
+/// would not fit in memory (more than [`MAX_SCHEDULE_LENGTH`] items; the
+/// lazy [`ConsideredVisits`] has no such limit).
 ///
 /// ```
 /// // 16 actions, 64 simulations: sixteen 0s, eight 1s, eight 2s, ...
-/// let schedule = gumbel_az::considered_visit_sequence(16, 64);
+/// let schedule = gumbel_az::considered_visit_sequence(16, 64).unwrap();
 /// assert_eq!(&schedule[..17], &[0; 16].iter().chain(&[1]).copied().collect::<Vec<_>>()[..]);
 /// assert_eq!(schedule.iter().filter(|&&visits| visits == 2).count(), 8);
 /// ```
-pub fn considered_visit_sequence(considered: usize, simulations: u64) -> Vec<u32> {
-    ConsideredVisits::new(considered, simulations).collect()
+pub fn considered_visit_sequence(considered: usize, simulations: u64) -> Option<Vec<u32>> {
+    (simulations <= MAX_SCHEDULE_LENGTH)
+        .then(|| ConsideredVisits::new(considered, simulations).collect())
 }
+
+/// The longest schedule [`considered_visit_sequence`] builds as a vector
+/// (2^32 items: a visit count is a `u32`).
+pub const MAX_SCHEDULE_LENGTH: u64 = 1 << 32;
 
 #[cfg(test)]
 mod tests {
@@ -119,7 +126,7 @@ mod tests {
 
     #[test]
     fn sixteen_actions_sixty_four_simulations() {
-        let schedule = considered_visit_sequence(16, 64);
+        let schedule = considered_visit_sequence(16, 64).unwrap();
         let mut expected = vec![0; 16];
         expected.extend([1; 8]);
         expected.extend([2; 8]);
@@ -134,9 +141,20 @@ mod tests {
 
     #[test]
     fn one_or_no_action_counts_simulations() {
-        assert_eq!(considered_visit_sequence(1, 5), [0, 1, 2, 3, 4]);
-        assert_eq!(considered_visit_sequence(0, 3), [0, 1, 2]);
-        assert!(considered_visit_sequence(5, 0).is_empty());
+        assert_eq!(considered_visit_sequence(1, 5).unwrap(), [0, 1, 2, 3, 4]);
+        assert_eq!(considered_visit_sequence(0, 3).unwrap(), [0, 1, 2]);
+        assert!(considered_visit_sequence(5, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn huge_inputs_neither_overflow_nor_allocate() {
+        assert_eq!(considered_visit_sequence(16, u64::MAX), None);
+        assert_eq!(considered_visit_sequence(usize::MAX, u64::MAX), None);
+        let mut lazy = ConsideredVisits::new(usize::MAX, u64::MAX);
+        assert_eq!(lazy.next(), Some(0));
+        assert_eq!(lazy.len(), usize::MAX - 1);
+        let schedule = considered_visit_sequence(usize::MAX, 10).unwrap();
+        assert_eq!(schedule, [0; 10]);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use game_traits::{ActionSpace, Player, PolicyEvaluator};
+use game_traits::{ActionSpace, Player, PolicyEvaluator, contain_logits, contain_value};
 
 /// Marks an edge whose child has not been created.
 pub(crate) const NO_NODE: u32 = u32::MAX;
@@ -24,6 +24,10 @@ pub(crate) struct Node {
     /// The evaluator's value for `player`, or the exact reward at a
     /// finished position.
     pub(crate) raw_value: f64,
+    /// Edges whose subtree is not known to be complete (an edge without a
+    /// child counts). A node with none left is *complete*: every position
+    /// below it is in the tree, down to finished games.
+    pub(crate) open: u32,
 }
 
 impl Node {
@@ -53,6 +57,8 @@ pub(crate) struct Edge<M> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Step {
     pub(crate) edge: u32,
+    /// The node the edge leaves from.
+    pub(crate) parent: u32,
     pub(crate) same_player: bool,
 }
 
@@ -88,8 +94,12 @@ pub(crate) struct Tree<M> {
     /// Running mean of the root's evaluation and every simulation's value,
     /// for the player to move at the root.
     pub(crate) root_value: f64,
-    spare_nodes: Vec<Node>,
-    spare_edges: Vec<Edge<M>>,
+    /// The memory cap: nodes and edges together never reserve more bytes
+    /// (the root aside). Positions that do not fit are evaluated without
+    /// being kept.
+    pub(crate) max_bytes: usize,
+    /// Set when a position did not fit under the cap.
+    pub(crate) full: bool,
     stack: Vec<(u32, u32)>,
 }
 
@@ -100,10 +110,62 @@ impl<M> Default for Tree<M> {
             edges: Vec::new(),
             root_visits: 0,
             root_value: 0.0,
-            spare_nodes: Vec::new(),
-            spare_edges: Vec::new(),
+            max_bytes: usize::MAX,
+            full: false,
             stack: Vec::new(),
         }
+    }
+}
+
+/// Watches a search that only a node limit bounds: it must also end once
+/// its tree stops growing, which a small game's tree (or a search that
+/// concentrates on a few lines) may do long before the limit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StallWatch {
+    active: bool,
+    size: usize,
+    grown_at: u64,
+}
+
+impl StallWatch {
+    /// Simulations without a new node after which the search counts as
+    /// stalled (or as many as the tree has nodes, if more).
+    const WINDOW: u64 = 10_000;
+
+    pub(crate) fn new(limits: &game_traits::Limits, size: usize) -> Self {
+        StallWatch {
+            active: limits.nodes.is_some()
+                && limits.time.is_none()
+                && limits.iterations.is_none()
+                && limits.stop.is_none(),
+            size,
+            grown_at: 0,
+        }
+    }
+
+    /// Whether the tree, now of `size` nodes after `simulations`
+    /// simulations, has stopped growing.
+    pub(crate) fn stalled(&mut self, size: usize, simulations: u64) -> bool {
+        if !self.active {
+            return false;
+        }
+        if size > self.size {
+            (self.size, self.grown_at) = (size, simulations);
+            return false;
+        }
+        simulations - self.grown_at > Self::WINDOW.max(size as u64)
+    }
+}
+
+/// Bytes of one node, its edges not counted.
+pub(crate) const NODE_BYTES: usize = size_of::<Node>();
+
+/// Grows `vec` to hold `needed` items, doubling as usual but never
+/// reserving more than `allowed` (or `needed`, if more).
+fn grow_within<T>(vec: &mut Vec<T>, needed: usize, allowed: usize) {
+    if needed > vec.capacity() {
+        let target = (2 * vec.capacity()).clamp(needed, allowed.max(needed));
+        vec.reserve_exact(target - vec.len());
     }
 }
 
@@ -113,6 +175,12 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         self.edges.clear();
         self.root_visits = 0;
         self.root_value = 0.0;
+        self.full = false;
+    }
+
+    /// Whether every position below the root is in the tree.
+    pub(crate) fn is_complete(&self) -> bool {
+        self.nodes.first().is_some_and(|root| root.open == 0)
     }
 
     pub(crate) fn root(&self) -> &Node {
@@ -127,14 +195,58 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         self.node_edges(0)
     }
 
+    /// Bytes of one edge.
+    pub(crate) const fn edge_bytes() -> usize {
+        size_of::<Edge<M>>()
+    }
+
+    /// Bytes the tree holds reserved.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * NODE_BYTES + self.edges.capacity() * Self::edge_bytes()
+    }
+
+    /// Whether a node with `edges` edges fits under the memory cap, with
+    /// what both arrays hold reserved (not just what they use).
+    fn fits(&self, edges: usize) -> bool {
+        let nodes = self.nodes.capacity().max(self.nodes.len() + 1);
+        let edges = self.edges.capacity().max(self.edges.len() + edges);
+        nodes
+            .saturating_mul(NODE_BYTES)
+            .saturating_add(edges.saturating_mul(Self::edge_bytes()))
+            <= self.max_bytes
+    }
+
+    /// Makes room for one more node with `edges` edges, reserving within
+    /// the memory cap.
+    fn reserve(&mut self, edges: usize) {
+        let edge_bytes = Self::edge_bytes();
+        let node_room = self
+            .max_bytes
+            .saturating_sub(self.edges.capacity().max(self.edges.len() + edges) * edge_bytes);
+        let nodes_needed = self.nodes.len() + 1;
+        grow_within(&mut self.nodes, nodes_needed, node_room / NODE_BYTES);
+        let edge_room = self
+            .max_bytes
+            .saturating_sub(self.nodes.capacity() * NODE_BYTES);
+        let edges_needed = self.edges.len() + edges;
+        grow_within(&mut self.edges, edges_needed, edge_room / edge_bytes);
+    }
+
     /// Creates the node for `state` (evaluating it, or scoring it exactly
-    /// if the game is over) and returns its index.
+    /// if the game is over) and returns its index; or, if it does not fit
+    /// under the memory cap (and `keep_anyway` is false), returns its value
+    /// for the player to move there without keeping it.
+    ///
+    /// The evaluator's value and logits are contained
+    /// ([`contain_value`], [`contain_logits`]), so a faulty evaluator cannot
+    /// put NaN into the tree.
     pub(crate) fn add_node<G, E>(
         &mut self,
         state: &G,
         evaluator: &E,
         scratch: &mut Scratch<M>,
-    ) -> u32
+        keep_anyway: bool,
+    ) -> Result<u32, f64>
     where
         G: ActionSpace<Move = M>,
         E: PolicyEvaluator<G> + ?Sized,
@@ -144,26 +256,38 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         let player = state.to_move();
         state.legal_moves(&mut scratch.moves);
         if scratch.moves.is_empty() {
-            let value = state
-                .outcome()
-                .map_or(0.0, |outcome| outcome.reward(player));
+            let value = f64::from(
+                state
+                    .outcome()
+                    .map_or(0.0, |outcome| outcome.reward(player)),
+            );
+            if !keep_anyway && !self.fits(0) {
+                self.full = true;
+                return Err(value);
+            }
+            self.reserve(0);
             self.nodes.push(Node {
                 first_edge: first_edge as u32,
                 num_edges: 0,
                 player,
                 terminal: true,
-                raw_value: f64::from(value),
+                raw_value: value,
+                open: 0,
             });
-            return index;
+            return Ok(index);
         }
         scratch.logits.clear();
         scratch.logits.resize(scratch.moves.len(), 0.0);
-        let value = evaluator.evaluate(state, &scratch.moves, &mut scratch.logits);
-        debug_assert!(value.is_finite(), "evaluator value {value}");
+        let value = contain_value(evaluator.evaluate(state, &scratch.moves, &mut scratch.logits));
+        if !keep_anyway && !self.fits(scratch.moves.len()) {
+            self.full = true;
+            return Err(f64::from(value));
+        }
+        contain_logits(&mut scratch.logits);
+        self.reserve(scratch.moves.len());
         let max_logit = f64::from(scratch.logits.iter().copied().fold(f32::MIN, f32::max));
         let mut sum = 0.0;
         for (&mv, &logit) in scratch.moves.iter().zip(&scratch.logits) {
-            debug_assert!(logit.is_finite(), "evaluator logit {logit} for {mv:?}");
             let logit = f64::from(logit);
             let weight = (logit - max_logit).exp();
             sum += weight;
@@ -196,8 +320,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
             player,
             terminal: false,
             raw_value: f64::from(value),
+            open: scratch.moves.len() as u32,
         });
-        index
+        Ok(index)
     }
 
     /// Makes `state` the root of an empty tree; its count and value become
@@ -208,7 +333,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
         E: PolicyEvaluator<G> + ?Sized,
     {
         self.clear();
-        self.add_node(state, evaluator, scratch);
+        // The root is kept whatever the cap.
+        let _root = self.add_node(state, evaluator, scratch, true);
         self.root_visits = 1;
         self.root_value = self.nodes[0].raw_value;
     }
@@ -276,8 +402,10 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
     {
         scratch.path.clear();
         state.clone_from(root_state);
+        let mut parent = 0_u32;
         let mut parent_player = self.nodes[0].player;
         let mut edge_index = first_edge as usize;
+        let mut completed = false;
         let leaf_value = loop {
             let Edge {
                 mv,
@@ -288,9 +416,22 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
             } = self.edges[edge_index];
             state.play(mv);
             let child = if child == NO_NODE {
-                let child = self.add_node(state, evaluator, scratch);
-                self.edges[edge_index].child = child;
-                child
+                match self.add_node(state, evaluator, scratch, false) {
+                    Ok(child) => {
+                        self.edges[edge_index].child = child;
+                        completed = self.nodes[child as usize].open == 0;
+                        child
+                    }
+                    Err(value) => {
+                        // Over the memory cap: valued, not kept.
+                        scratch.path.push(Step {
+                            edge: edge_index as u32,
+                            parent,
+                            same_player: state.to_move() == parent_player,
+                        });
+                        break value;
+                    }
+                }
             } else {
                 child
             };
@@ -298,6 +439,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
             let same_player = node.player == parent_player;
             scratch.path.push(Step {
                 edge: edge_index as u32,
+                parent,
                 same_player,
             });
             if visits == 0 || node.terminal {
@@ -305,8 +447,20 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
             }
             let node_value = if same_player { q } else { -q };
             edge_index = select(self, child, node_value) as usize;
+            parent = child;
             parent_player = node.player;
         };
+        if completed {
+            // A finished game was added: close its edge, and every node
+            // above whose last open edge that was.
+            for step in scratch.path.iter().rev() {
+                let node = &mut self.nodes[step.parent as usize];
+                node.open -= 1;
+                if node.open > 0 {
+                    break;
+                }
+            }
+        }
         self.backup(&scratch.path, leaf_value);
         scratch.path.len()
     }
@@ -351,27 +505,32 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Tree<M> {
             return;
         }
         let same_player = self.nodes[child as usize].player == self.nodes[0].player;
-        self.spare_nodes.clear();
-        self.spare_edges.clear();
-        self.spare_nodes.push(self.nodes[child as usize]);
+        // Fresh buffers, so that the old ones are freed: the memory cap
+        // holds across moves too.
+        let mut kept_nodes = Vec::new();
+        let mut kept_edges = Vec::new();
+        kept_nodes.push(self.nodes[child as usize]);
         self.stack.clear();
         self.stack.push((child, 0));
         while let Some((old, new)) = self.stack.pop() {
-            let first_edge = self.spare_edges.len() as u32;
+            let first_edge = kept_edges.len() as u32;
             for index in self.nodes[old as usize].edges() {
                 let mut edge = self.edges[index];
                 if edge.child != NO_NODE {
-                    let new_child = self.spare_nodes.len() as u32;
-                    self.spare_nodes.push(self.nodes[edge.child as usize]);
+                    let new_child = kept_nodes.len() as u32;
+                    kept_nodes.push(self.nodes[edge.child as usize]);
                     self.stack.push((edge.child, new_child));
                     edge.child = new_child;
                 }
-                self.spare_edges.push(edge);
+                kept_edges.push(edge);
             }
-            self.spare_nodes[new as usize].first_edge = first_edge;
+            kept_nodes[new as usize].first_edge = first_edge;
         }
-        std::mem::swap(&mut self.nodes, &mut self.spare_nodes);
-        std::mem::swap(&mut self.edges, &mut self.spare_edges);
+        kept_nodes.shrink_to_fit();
+        kept_edges.shrink_to_fit();
+        self.nodes = kept_nodes;
+        self.edges = kept_edges;
+        self.full = false;
         // An unvisited child (possible only after a cleared search) counts
         // its evaluation.
         self.root_visits = visits.max(1);

@@ -11,8 +11,8 @@ use game_traits::testing::{
     check_tactics, child_value, minimax, tactical_cases,
 };
 use game_traits::{
-    Evaluator, Game, Limits, OutcomeEvaluator, Player, PolicyEvaluator, Searcher, UniformPrior,
-    play_match,
+    Evaluator, Game, Limits, OutcomeEvaluator, Player, PolicyEvaluator, Searcher, StopReason,
+    UniformPrior, play_match,
 };
 use gumbel_az::{
     CompletedQ, ConfigError, DirichletNoise, FirstPlay, GumbelAz, GumbelConfig, NoiseError, Puct,
@@ -172,15 +172,24 @@ fn the_stop_flag_and_time_limit_end_the_search() {
     assert_eq!(report.stats.iterations, 64);
     let report = Puct::with_defaults(evaluator).search(&TicTacToe::new(), &Limits::none());
     assert_eq!(report.stats.iterations, 64);
-    // Gumbel plans its schedule for the default budget even under a time
-    // limit; PUCT searches until the time is up.
+    // Under a time limit both search until the time is up: Gumbel in
+    // complete schedules of doubling size, PUCT simulation by simulation
+    // (or until the tree holds the whole game).
     let budget = Duration::from_millis(30);
-    let report = gumbel(evaluator, 0).search(&TicTacToe::new(), &Limits::time(budget));
-    assert_eq!(report.stats.iterations, 64);
-    let report = Puct::with_defaults(evaluator).search(&TicTacToe::new(), &Limits::time(budget));
-    assert!(report.stats.iterations > 64);
-    assert!(report.stats.elapsed >= budget);
-    assert!(report.stats.elapsed < budget + Duration::from_secs(1));
+    for report in [
+        gumbel(evaluator, 0).search(&TicTacToe::new(), &Limits::time(budget)),
+        Puct::with_defaults(evaluator).search(&TicTacToe::new(), &Limits::time(budget)),
+    ] {
+        assert!(report.stats.iterations > 64);
+        assert!(matches!(
+            report.stats.stop,
+            StopReason::Time | StopReason::Exhausted
+        ));
+        if report.stats.stop == StopReason::Time {
+            assert!(report.stats.elapsed >= budget);
+        }
+        assert!(report.stats.elapsed < budget + Duration::from_secs(1));
+    }
 }
 
 #[test]

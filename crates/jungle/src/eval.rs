@@ -5,6 +5,7 @@ use game_traits::{Evaluator, Player};
 
 use crate::animal::{Animal, Piece};
 use crate::board::{DEN, STEPS, TRAPS, squares_of};
+use crate::config::ConfigError;
 use crate::position::Jungle;
 
 /// Values a position by material (by rank), advancement toward the enemy
@@ -26,8 +27,16 @@ use crate::position::Jungle;
 /// assert!(evaluator.value(&winning) > 0.9);
 /// # Ok::<(), jungle::PositionError>(())
 /// ```
+///
+/// Every weight must be finite and the scale positive
+/// ([`JungleEvaluator::validate`]); with the `serde` feature,
+/// deserialization checks them.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "JungleEvaluatorRaw")
+)]
 pub struct JungleEvaluator {
     /// Material value of a piece by its rank (index `rank - 1`). The rat's
     /// entry is raised above the cat's: it swims and takes the elephant.
@@ -59,6 +68,42 @@ impl Default for JungleEvaluator {
 const DEN_ENTRY_VALUE: f32 = 0.99;
 
 impl JungleEvaluator {
+    /// Checks the settings.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] naming the first weight that is NaN or
+    /// infinite, or a `scale` that is not a finite number above 0 (values
+    /// would be NaN or every position would look won or lost).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let weights = self
+            .material_by_rank
+            .iter()
+            .map(|&weight| ("material_by_rank", weight))
+            .chain([
+                ("advancement", self.advancement),
+                ("den_threat", self.den_threat),
+                ("trap_threat", self.trap_threat),
+            ]);
+        for (name, value) in weights {
+            if !value.is_finite() {
+                return Err(ConfigError::OutOfRange {
+                    name,
+                    value: f64::from(value),
+                    expected: "a finite number",
+                });
+            }
+        }
+        if !(self.scale.is_finite() && self.scale > 0.0) {
+            return Err(ConfigError::OutOfRange {
+                name: "scale",
+                value: f64::from(self.scale),
+                expected: "a finite number > 0",
+            });
+        }
+        Ok(())
+    }
+
     /// The score of `side`'s pieces: one term per animal, added up in
     /// animal order.
     fn side_score(&self, state: &Jungle, side: Player) -> f32 {
@@ -101,6 +146,35 @@ impl Evaluator<Jungle> for JungleEvaluator {
         (score / self.scale)
             .tanh()
             .clamp(-DEN_ENTRY_VALUE, DEN_ENTRY_VALUE)
+    }
+}
+
+/// A serialized [`JungleEvaluator`] before its settings are checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "JungleEvaluator")]
+struct JungleEvaluatorRaw {
+    material_by_rank: [f32; 8],
+    advancement: f32,
+    den_threat: f32,
+    trap_threat: f32,
+    scale: f32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<JungleEvaluatorRaw> for JungleEvaluator {
+    type Error = ConfigError;
+
+    fn try_from(raw: JungleEvaluatorRaw) -> Result<Self, ConfigError> {
+        let evaluator = JungleEvaluator {
+            material_by_rank: raw.material_by_rank,
+            advancement: raw.advancement,
+            den_threat: raw.den_threat,
+            trap_threat: raw.trap_threat,
+            scale: raw.scale,
+        };
+        evaluator.validate()?;
+        Ok(evaluator)
     }
 }
 

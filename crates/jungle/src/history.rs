@@ -9,11 +9,28 @@
 /// back only to the latest earlier occurrence. The 256-bit filter has the
 /// bit numbered by the top 8 bits of every stored hash set; a clear bit
 /// means no earlier occurrence, and no search at all.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct History {
     hashes: Vec<u64>,
     counts: Vec<u8>,
     filter: [u64; 4],
+}
+
+impl Clone for History {
+    fn clone(&self) -> History {
+        History {
+            hashes: self.hashes.clone(),
+            counts: self.counts.clone(),
+            filter: self.filter,
+        }
+    }
+
+    /// Keeps this history's buffers (and their spare room).
+    fn clone_from(&mut self, source: &History) {
+        self.hashes.clone_from(&source.hashes);
+        self.counts.clone_from(&source.counts);
+        self.filter = source.filter;
+    }
 }
 
 /// The filter word and bit of a hash: its top 8 bits pick one of 256.

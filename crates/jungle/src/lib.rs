@@ -2,6 +2,7 @@
 
 mod animal;
 mod board;
+mod config;
 mod eval;
 pub mod hidden;
 mod history;
@@ -15,6 +16,7 @@ mod zobrist;
 
 pub use animal::{Animal, AnimalSet, Piece};
 pub use board::{FILES, ParseSquareError, RANKS, SQUARES, Square};
+pub use config::ConfigError;
 pub use eval::JungleEvaluator;
 pub use moves::{Move, ParseMoveError};
 pub use notation::PositionError;

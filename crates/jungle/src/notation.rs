@@ -104,6 +104,15 @@ pub enum PositionError {
         /// The square.
         square: Square,
     },
+    /// A repetition history (of a serialized position) that does not end
+    /// with the position's own hash.
+    #[error("the repetition history ends with {last:?}, not with the position's hash {hash:#018x}")]
+    HistoryMismatch {
+        /// The history's last hash, if it has one.
+        last: Option<u64>,
+        /// The position's hash.
+        hash: u64,
+    },
 }
 
 impl Jungle {
@@ -318,14 +327,16 @@ mod serde_impl {
     }
 
     impl TryFrom<JungleRepr> for Jungle {
-        type Error = String;
+        type Error = PositionError;
 
-        fn try_from(repr: JungleRepr) -> Result<Jungle, String> {
-            let mut game =
-                Jungle::from_fen(&repr.position, repr.rules).map_err(|error| error.to_string())?;
+        fn try_from(repr: JungleRepr) -> Result<Jungle, PositionError> {
+            let mut game = Jungle::from_fen(&repr.position, repr.rules)?;
             if repr.rules.repetition_draw && !repr.history.is_empty() {
-                game.set_history(repr.history).map_err(|_| {
-                    "the repetition history does not end with the position's hash".to_string()
+                game.set_history(repr.history).map_err(|history| {
+                    PositionError::HistoryMismatch {
+                        last: history.last().copied(),
+                        hash: game.position_hash(),
+                    }
                 })?;
             }
             Ok(game)

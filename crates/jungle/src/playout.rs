@@ -5,6 +5,7 @@ use game_traits::{Game, Playout};
 use rand::{Rng, RngExt};
 
 use crate::board::Square;
+use crate::config::ConfigError;
 use crate::eval::default_material;
 use crate::moves::Move;
 use crate::position::Jungle;
@@ -31,11 +32,21 @@ use crate::rules::Fight;
 /// assert_eq!(choice.to_string(), "e9d9");
 /// # Ok::<(), jungle::PositionError>(())
 /// ```
+///
+/// `redraw` must be a probability: [`JunglePlayout::new`],
+/// [`JunglePlayout::validate`] and deserialization (feature `serde`)
+/// refuse anything else. A value set directly in the public field is
+/// clamped into `[0, 1]` when playing (NaN counts as 0), so a playout never
+/// panics.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "JunglePlayoutRaw")
+)]
 pub struct JunglePlayout {
     /// Probability of drawing again when the random move goes backward or
-    /// attacks and fails.
+    /// attacks and fails, in `[0, 1]`.
     pub redraw: f64,
 }
 
@@ -46,6 +57,46 @@ impl Default for JunglePlayout {
 }
 
 impl JunglePlayout {
+    /// The policy with redraw probability `redraw`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] unless `redraw` is in `[0, 1]` (NaN is
+    /// refused).
+    pub fn new(redraw: f64) -> Result<JunglePlayout, ConfigError> {
+        let playout = JunglePlayout { redraw };
+        playout.validate()?;
+        Ok(playout)
+    }
+
+    /// Checks that `redraw` is a probability.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::OutOfRange`] unless `redraw` is in `[0, 1]` (NaN is
+    /// refused).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if (0.0..=1.0).contains(&self.redraw) {
+            Ok(())
+        } else {
+            Err(ConfigError::OutOfRange {
+                name: "redraw",
+                value: self.redraw,
+                expected: "a probability in [0, 1]",
+            })
+        }
+    }
+
+    /// `redraw` clamped into `[0, 1]`, NaN as 0: the same random draws as
+    /// `redraw` itself whenever it is valid.
+    fn redraw_probability(&self) -> f64 {
+        if self.redraw.is_nan() {
+            0.0
+        } else {
+            self.redraw.clamp(0.0, 1.0)
+        }
+    }
+
     /// Whether `mv` by the side to move goes away from the enemy den or is
     /// a failed attack.
     fn is_poor(state: &Jungle, mv: Move) -> bool {
@@ -83,10 +134,27 @@ impl Playout<Jungle> for JunglePlayout {
             return mv;
         }
         let mv = moves[rng.random_range(..moves.len())];
-        if Self::is_poor(state, mv) && rng.random_bool(self.redraw) {
+        if Self::is_poor(state, mv) && rng.random_bool(self.redraw_probability()) {
             moves[rng.random_range(..moves.len())]
         } else {
             mv
         }
+    }
+}
+
+/// A serialized [`JunglePlayout`] before its probability is checked.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "JunglePlayout")]
+struct JunglePlayoutRaw {
+    redraw: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<JunglePlayoutRaw> for JunglePlayout {
+    type Error = ConfigError;
+
+    fn try_from(raw: JunglePlayoutRaw) -> Result<Self, ConfigError> {
+        JunglePlayout::new(raw.redraw)
     }
 }

@@ -61,7 +61,7 @@ pub const START_POSITION: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 
 /// assert_eq!(perft(&Jungle::with_rules(Rules::default().without_draws()), 3), 12_240);
 /// assert_eq!(start.perft(4), 260_099);
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 pub struct Jungle {
     /// Board code of each square (`0` empty, see [`Piece::code`]); entry 63
     /// is always empty.
@@ -85,6 +85,41 @@ pub struct Jungle {
     /// With `repetition_draw`: the hash of every position since the last
     /// removal, the current one last. Empty otherwise.
     pub(crate) history: History,
+}
+
+impl Clone for Jungle {
+    fn clone(&self) -> Jungle {
+        Jungle {
+            board: self.board,
+            occupied: self.occupied,
+            location: self.location,
+            to_move: self.to_move,
+            clock: self.clock,
+            fullmove: self.fullmove,
+            hash: self.hash,
+            decided: self.decided,
+            drawn: self.drawn,
+            rules: self.rules,
+            history: self.history.clone(),
+        }
+    }
+
+    /// Reuses this position's repetition history buffers: copy-make
+    /// searchers that clone into the same position at every ply then
+    /// allocate nothing.
+    fn clone_from(&mut self, source: &Jungle) {
+        self.board = source.board;
+        self.occupied = source.occupied;
+        self.location = source.location;
+        self.to_move = source.to_move;
+        self.clock = source.clock;
+        self.fullmove = source.fullmove;
+        self.hash = source.hash;
+        self.decided = source.decided;
+        self.drawn = source.drawn;
+        self.rules = source.rules;
+        self.history.clone_from(&source.history);
+    }
 }
 
 impl Default for Jungle {

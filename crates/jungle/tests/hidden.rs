@@ -579,6 +579,10 @@ fn referee_refuses_illegal_moves_and_bad_rules() {
         rules.check(),
         Err(HiddenError::UnsupportedRules { .. })
     ));
+    assert!(matches!(
+        Referee::try_random(rules, 1),
+        Err(HiddenError::UnsupportedRules { .. })
+    ));
     let mut rules = HiddenRules::default();
     rules.rules.rat_capture_across_bank = true;
     assert!(matches!(

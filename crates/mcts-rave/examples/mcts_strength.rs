@@ -21,7 +21,7 @@
 //!   --bias B           RAVE bias (default Rave::DEFAULT_BIAS)
 //!   --exploration C    exploration constant of the MCTS players
 //!   --rave-exploration C  exploration constant of the RAVE player (default
-//!                      Rave::RECOMMENDED_EXPLORATION, 0.25)
+//!                      Rave::OTHELLO_EXPLORATION, 0.25)
 //!   --equivalence K    RAVE with the equivalence-parameter schedule
 //! ```
 
@@ -130,7 +130,7 @@ fn main() {
                     .map_or(Rave::minimum_mse(options.bias), Rave::equivalence);
                 let exploration = options
                     .rave_exploration
-                    .unwrap_or(Rave::RECOMMENDED_EXPLORATION);
+                    .unwrap_or(Rave::OTHELLO_EXPLORATION);
                 Mcts::rave(config(seed).with_exploration(exploration), rave)
                     .unwrap()
                     .with_playout(bitboard_othello::RandomPlayout)

@@ -33,8 +33,16 @@ pub enum LeafEvaluation {
 ///     .with_leaf(LeafEvaluation::PlayoutCutoff { depth: 20 });
 /// assert_eq!(config.threads, 2);
 /// ```
+///
+/// With the `serde` feature a configuration deserializes through
+/// [`MctsConfig::validate`]: settings out of range are refused with the
+/// [`ConfigError`].
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "MctsConfigRaw")
+)]
 #[non_exhaustive]
 pub struct MctsConfig {
     /// The UCT exploration constant `c` in `q + c * sqrt(ln N / n)`, for
@@ -180,6 +188,41 @@ impl MctsConfig {
             });
         }
         Ok(())
+    }
+}
+
+/// A serialized [`MctsConfig`] before [`MctsConfig::validate`] checks it.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "MctsConfig")]
+struct MctsConfigRaw {
+    exploration: f32,
+    threads: usize,
+    seed: u64,
+    leaf: LeafEvaluation,
+    max_nodes: u64,
+    default_iterations: u64,
+    reuse_tree: bool,
+    max_playout_plies: u32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<MctsConfigRaw> for MctsConfig {
+    type Error = ConfigError;
+
+    fn try_from(raw: MctsConfigRaw) -> Result<Self, ConfigError> {
+        let config = MctsConfig {
+            exploration: raw.exploration,
+            threads: raw.threads,
+            seed: raw.seed,
+            leaf: raw.leaf,
+            max_nodes: raw.max_nodes,
+            default_iterations: raw.default_iterations,
+            reuse_tree: raw.reuse_tree,
+            max_playout_plies: raw.max_playout_plies,
+        };
+        config.validate()?;
+        Ok(config)
     }
 }
 

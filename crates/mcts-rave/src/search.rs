@@ -4,14 +4,14 @@
 use std::fmt;
 
 use game_traits::{
-    ActionSpace, Budget, Evaluator, Game, Limits, MoveInfo, OutcomeEvaluator, Playout,
-    PositionHash, SearchReport, SearchStats, Searcher, UniformPlayout, zobrist,
+    ActionSpace, Budget, Evaluator, Game, LimitKind, Limits, MoveInfo, OutcomeEvaluator, Playout,
+    PositionHash, SearchReport, SearchStats, Searcher, StopReason, UniformPlayout, zobrist,
 };
 
-use crate::config::{ConfigError, MctsConfig};
+use crate::config::{ConfigError, LeafEvaluation, MctsConfig};
 use crate::policy::{Rave, TreePolicy, Uct};
 use crate::tree::Proof;
-use crate::worker::{Context, Share, Worker};
+use crate::worker::{Context, Ended, Share, Worker};
 
 /// Monte-Carlo tree search over any [`Game`].
 ///
@@ -108,9 +108,20 @@ where
     }
 
     /// The same search with another evaluator (trees are dropped).
+    ///
+    /// An evaluator given is an evaluator used: if leaves were valued by
+    /// playouts alone ([`LeafEvaluation::Playout`], the default), they are
+    /// now valued by the evaluator ([`LeafEvaluation::Evaluator`]). A
+    /// [`LeafEvaluation::PlayoutCutoff`] is kept. For playouts to the end
+    /// that only fall back on the evaluator at
+    /// [`MctsConfig::max_playout_plies`], use [`Mcts::with_parts`].
     pub fn with_evaluator<F: Evaluator<G>>(self, evaluator: F) -> Mcts<G, T, P, F> {
+        let mut config = self.config;
+        if config.leaf == LeafEvaluation::Playout {
+            config.leaf = LeafEvaluation::Evaluator;
+        }
         Mcts {
-            config: self.config,
+            config,
             policy: self.policy,
             playout: self.playout,
             evaluator,
@@ -145,6 +156,19 @@ where
     /// Nodes currently kept, all threads together.
     pub fn tree_nodes(&self) -> usize {
         self.workers.iter().map(|worker| worker.tree.len()).sum()
+    }
+
+    /// Bytes the kept trees hold reserved (nodes and AMAF statistics, all
+    /// threads): never more than [`MctsConfig::max_nodes`] nodes' worth,
+    /// or a root's children if those alone are more.
+    pub fn memory_bytes(&self) -> usize {
+        self.workers
+            .iter()
+            .map(|worker| {
+                worker.tree.nodes.capacity() * crate::node_bytes::<G::Move>()
+                    + worker.tree.amaf.capacity() * crate::AMAF_BYTES
+            })
+            .sum()
     }
 
     /// Visits of the root of the kept trees, all threads together (0
@@ -193,7 +217,15 @@ where
         self.workers.truncate(self.config.threads);
     }
 
-    fn run(&mut self, state: &G, moves: &[G::Move], limits: &Limits, budget: &Budget<'_>) -> u64 {
+    /// Runs the threads; returns the iterations done and why the search
+    /// ended.
+    fn run(
+        &mut self,
+        state: &G,
+        moves: &[G::Move],
+        limits: &Limits,
+        budget: &Budget<'_>,
+    ) -> (u64, StopReason) {
         let threads = self.workers.len();
         let context = Context {
             policy: &self.policy,
@@ -207,16 +239,22 @@ where
                 0
             },
         };
-        let unbounded = limits.is_unbounded() && limits.stop.is_none();
+        let default_budget = limits.uses_default_budget(|kind| self.honours(kind));
         let iterations = limits
             .iterations
-            .or(unbounded.then_some(self.config.default_iterations));
+            .or(default_budget.then_some(self.config.default_iterations));
         let node_cap = limits.nodes.map_or(self.config.max_nodes, |nodes| {
             nodes.min(self.config.max_nodes)
         });
         let stop_when_full = limits
             .nodes
             .is_some_and(|nodes| nodes <= self.config.max_nodes);
+        // A node budget alone ends only when the tree reaches it, which a
+        // small game's tree (or UCT's ever slower growth) may never do.
+        let nodes_only = limits.nodes.is_some()
+            && limits.time.is_none()
+            && limits.iterations.is_none()
+            && limits.stop.is_none();
         let shares: Vec<Share> = (0..threads)
             .map(|thread| Share {
                 iterations: iterations.map_or(u64::MAX, |total| {
@@ -224,32 +262,53 @@ where
                 }),
                 nodes: (node_cap / threads as u64) as usize,
                 stop_when_full,
+                stop_when_stalled: nodes_only,
             })
             .collect();
         for worker in &mut self.workers {
             worker.prepare_root(state, moves, &context);
         }
-        if threads == 1 {
-            return self.workers[0].run(state, &context, shares[0], budget);
-        }
-        std::thread::scope(|scope| {
-            let (main, helpers) = self.workers.split_at_mut(1);
-            let handles: Vec<_> = helpers
-                .iter_mut()
-                .zip(&shares[1..])
-                .map(|(worker, &share)| {
-                    let context = &context;
-                    scope.spawn(move || worker.run(state, context, share, budget))
-                })
-                .collect();
-            let mut total = main[0].run(state, &context, shares[0], budget);
-            for handle in handles {
-                total += handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            }
-            total
-        })
+        let results: Vec<(u64, Ended)> = if threads == 1 {
+            vec![self.workers[0].run(state, &context, shares[0], budget)]
+        } else {
+            std::thread::scope(|scope| {
+                let (main, helpers) = self.workers.split_at_mut(1);
+                let handles: Vec<_> = helpers
+                    .iter_mut()
+                    .zip(&shares[1..])
+                    .map(|(worker, &share)| {
+                        let context = &context;
+                        scope.spawn(move || worker.run(state, context, share, budget))
+                    })
+                    .collect();
+                let mut results = vec![main[0].run(state, &context, shares[0], budget)];
+                for handle in handles {
+                    results.push(
+                        handle
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    );
+                }
+                results
+            })
+        };
+        let total = results.iter().map(|&(done, _)| done).sum();
+        // A proof in any tree holds for all; otherwise the main thread's
+        // reason (the threads share one clock and even shares).
+        let ended = if results.iter().any(|&(_, ended)| ended == Ended::Solved) {
+            Ended::Solved
+        } else {
+            results[0].1
+        };
+        let reason = match ended {
+            Ended::Solved => StopReason::Solved,
+            Ended::Stalled => StopReason::Exhausted,
+            Ended::Full => StopReason::Nodes,
+            Ended::Interrupted(reason) => reason,
+            Ended::Iterations if limits.iterations.is_some() => StopReason::Iterations,
+            Ended::Iterations => StopReason::DefaultBudget,
+        };
+        (total, reason)
     }
 
     /// Root statistics summed over the threads, in root move order.
@@ -390,10 +449,21 @@ where
 {
     /// Searches within `limits`: iterations (all threads together), time,
     /// nodes (tree nodes kept: the search stops when its trees are full)
-    /// and the stop flag. A tree that reaches [`MctsConfig::max_nodes`]
-    /// stops growing but the search goes on, playing out its leaves again.
-    /// `limits.depth` is not used. Without any limit (and no stop flag) it
-    /// runs [`MctsConfig::default_iterations`] iterations.
+    /// and the stop flag. `limits.depth` is ignored. Without any of these
+    /// (and no stop flag) it runs [`MctsConfig::default_iterations`]
+    /// iterations. It also stops as soon as the root is proven (the
+    /// MCTS-Solver has solved the position; a win that takes more than one
+    /// ply is searched on within the limits for a shorter one, until the
+    /// tree stops growing as below), and, when a node budget is the
+    /// only limit, once the tree has stopped growing: no new node for
+    /// 10,000 iterations or as many as the tree has nodes, whichever is
+    /// more ([`StopReason::Exhausted`]). A small game's tree may never
+    /// reach the budget, and UCT's growth slows down as it concentrates on
+    /// the best lines.
+    ///
+    /// Memory: a tree that reaches [`MctsConfig::max_nodes`] stops growing
+    /// (and never reserves room for more) but the search goes on, playing
+    /// out its leaves again, until a limit ends it.
     ///
     /// The best move is a proven win if there is one (the shortest), else
     /// the root move with the most visits among those not proven lost; the
@@ -403,18 +473,10 @@ where
         let mut moves = Vec::new();
         state.legal_moves(&mut moves);
         if moves.is_empty() {
-            let value = state
-                .outcome()
-                .map_or(0.0, |outcome| outcome.reward(state.to_move()));
-            return SearchReport::new(None, value).with_stats(SearchStats::new(
-                0,
-                0,
-                0,
-                budget.elapsed(),
-            ));
+            return SearchReport::game_over(state, budget.elapsed());
         }
         self.sync_root(state);
-        let iterations = self.run(state, &moves, limits, &budget);
+        let (iterations, stop) = self.run(state, &moves, limits, &budget);
         let merged = self.merged_root();
         let best = merged
             .iter()
@@ -432,7 +494,7 @@ where
             .iter()
             .map(|entry| {
                 let mut info = MoveInfo::new(entry.mv).with_visits(entry.visits);
-                if entry.visits > 0 {
+                if entry.visits > 0 || entry.proof != Proof::Unknown {
                     info = info.with_value(entry.value());
                 }
                 if T::AMAF && entry.amaf_visits > 0 {
@@ -452,7 +514,8 @@ where
             self.tree_nodes() as u64,
             depth,
             budget.elapsed(),
-        );
+        )
+        .with_stop(stop);
         SearchReport::new(Some(best_move), value)
             .with_pv(self.principal_variation(best_move))
             .with_moves(infos)
@@ -489,6 +552,11 @@ where
 
     fn name(&self) -> String {
         self.policy.name().to_string()
+    }
+
+    /// Every field but depth.
+    fn honours(&self, kind: LimitKind) -> bool {
+        kind != LimitKind::Depth
     }
 }
 

@@ -180,7 +180,10 @@ impl<M: Copy + PartialEq> Tree<M> {
     }
 
     /// Gives `node` one child per move, all by `mover`. `keys` yields the
-    /// AMAF key of each move when AMAF is kept.
+    /// AMAF key of each move when AMAF is kept. The arrays grow by
+    /// doubling, but never reserve room for more than `cap` nodes (or the
+    /// nodes needed now, if more), so the memory cap holds for the
+    /// allocation and not just for the count.
     pub(crate) fn expand(
         &mut self,
         node: usize,
@@ -188,8 +191,17 @@ impl<M: Copy + PartialEq> Tree<M> {
         mover: Player,
         mut key: impl FnMut(M) -> u32,
         amaf: bool,
+        cap: usize,
     ) {
         let first = self.nodes.len();
+        let needed = first + moves.len();
+        if needed > self.nodes.capacity() {
+            let target = (2 * self.nodes.capacity()).clamp(needed, cap.max(needed));
+            self.nodes.reserve_exact(target - first);
+            if amaf {
+                self.amaf.reserve_exact(target - self.amaf.len());
+            }
+        }
         self.nodes
             .extend(moves.iter().map(|&mv| Node::new(mv, mover)));
         if amaf {
@@ -364,12 +376,12 @@ mod tests {
     fn advance_keeps_the_subtree_contiguous() {
         let mut tree = Tree::new();
         tree.set_root(0u8, Player::Second, true);
-        tree.expand(0, &[1, 2, 3], Player::First, u32::from, true);
+        tree.expand(0, &[1, 2, 3], Player::First, u32::from, true, usize::MAX);
         tree.nodes[0].update(0.0);
         for child in 1..4 {
             tree.nodes[child].update(0.5);
         }
-        tree.expand(2, &[7, 8], Player::Second, u32::from, true);
+        tree.expand(2, &[7, 8], Player::Second, u32::from, true, usize::MAX);
         tree.nodes[5].update(1.0);
         tree.amaf[5].visits = 3;
         assert!(tree.advance(2));

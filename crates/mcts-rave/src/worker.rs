@@ -2,7 +2,7 @@
 //! the four steps of an iteration (selection, expansion, leaf evaluation,
 //! backpropagation).
 
-use game_traits::{Budget, Evaluator, Game, Player, Playout};
+use game_traits::{Budget, Evaluator, Game, Player, Playout, StopReason, contain_value};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -14,6 +14,11 @@ use crate::tree::{Kind, Proof, Tree};
 /// small game; once every this many iterations keeps it negligible while
 /// overshooting a time budget by microseconds only.
 const TIME_CHECK_STRIDE: u64 = 8;
+
+/// Iterations without a new node after which a search that only a node
+/// budget bounds, or that only looks for a shorter proven win, ends (or as
+/// many as the tree has nodes, if more).
+pub(crate) const STALL_WINDOW: u64 = 10_000;
 
 /// What every thread of one search shares (read only).
 pub(crate) struct Context<'a, T, E> {
@@ -33,6 +38,25 @@ pub(crate) struct Share {
     /// Stop once the tree is full (a `Limits::nodes` budget); otherwise
     /// iterations go on without growing the tree (the memory cap).
     pub(crate) stop_when_full: bool,
+    /// Stop once the tree has not grown for [`STALL_WINDOW`] iterations
+    /// (or as many as it has nodes, if more): set when a node budget is the
+    /// only limit, which a tree that stops growing would never reach.
+    pub(crate) stop_when_stalled: bool,
+}
+
+/// Why a thread stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// Its share of the iterations is done.
+    Iterations,
+    /// Its tree reached its share of a `Limits::nodes` budget.
+    Full,
+    /// The root is proven.
+    Solved,
+    /// The tree stopped growing under a node budget it cannot reach.
+    Stalled,
+    /// The clock or the stop flag.
+    Interrupted(StopReason),
 }
 
 /// A value and the player it is for.
@@ -94,7 +118,11 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
                 .set_root(moves[0], root.to_move().opponent(), T::AMAF);
         }
         if self.tree.nodes[0].kind != Kind::Expanded {
-            self.expand(0, root, moves, ctx);
+            // The root's children always get their block, whatever the cap.
+            self.expand(0, root, moves, ctx, 0);
+        }
+        if self.tree.nodes[0].proof == Proof::Unknown {
+            self.settle_root_children(root);
         }
         if T::AMAF {
             self.marks.clear();
@@ -103,12 +131,40 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
         }
     }
 
+    /// Marks the root's children that end the game at once as proven, and
+    /// the root with them if that decides it: an immediate win is then
+    /// found before any iteration (a search stops at a proven root, so
+    /// without this a longer proven win could end it first).
+    fn settle_root_children(&mut self, root: &G) {
+        let mut child_state = root.clone();
+        for child in self.tree.nodes[0].children() {
+            let node = self.tree.nodes[child];
+            if node.kind != Kind::Leaf || node.proof != Proof::Unknown {
+                continue;
+            }
+            child_state.clone_from(root);
+            child_state.play(node.mv);
+            if child_state.outcome().is_some() {
+                self.mark_terminal(child, exact(&child_state));
+            }
+        }
+        let (proof, plies) = self.tree.solve(0);
+        if proof != Proof::Unknown {
+            let root_node = &mut self.tree.nodes[0];
+            root_node.proof = proof;
+            root_node.proof_plies = plies;
+        }
+    }
+
+    /// Gives `node` its children, never reserving memory for more than
+    /// `node_cap` nodes (or the nodes needed now, if more).
     fn expand<T: TreePolicy<G>>(
         &mut self,
         node: usize,
         state: &G,
         moves: &[G::Move],
         ctx: &Context<'_, T, impl Evaluator<G>>,
+        node_cap: usize,
     ) {
         let mover = state.to_move();
         let base = mover.index() * ctx.num_actions;
@@ -118,29 +174,65 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
             mover,
             |mv| (base + ctx.policy.action_index(state, mv)) as u32,
             T::AMAF,
+            node_cap,
         );
     }
 
-    /// Runs iterations until this thread's share or the clock runs out;
-    /// returns how many it ran.
+    /// Runs iterations until this thread's share or the clock runs out, or
+    /// the root is proven; returns how many it ran and why it stopped.
     pub(crate) fn run<T: TreePolicy<G>, E: Evaluator<G>>(
         &mut self,
         root: &G,
         ctx: &Context<'_, T, E>,
         share: Share,
         budget: &Budget<'_>,
-    ) -> u64 {
+    ) -> (u64, Ended) {
         self.full = false;
         self.max_depth = 0;
         let mut done = 0;
-        while done < share.iterations && !(self.full && share.stop_when_full) {
-            if done % TIME_CHECK_STRIDE == 0 && budget.time_up() {
-                break;
+        let (mut size, mut grown_at) = (self.tree.len(), 0);
+        let ended = loop {
+            // A proven root's value cannot change. Only a proven win that
+            // takes more than one ply may still get shorter, so that search
+            // goes on within its limits, until the tree stops growing.
+            // (The root's proof is for its mover: the opponent of the
+            // player to move in a new tree, anyone in a kept subtree.)
+            let top = &self.tree.nodes[0];
+            let for_player = if top.mover == root.to_move() {
+                top.proof
+            } else {
+                top.proof.flipped()
+            };
+            let proven_win = for_player == Proof::Win;
+            if for_player != Proof::Unknown && (!proven_win || top.proof_plies <= 1) {
+                break Ended::Solved;
+            }
+            if done >= share.iterations {
+                break Ended::Iterations;
+            }
+            if share.stop_when_full && (self.full || self.tree.len() >= share.nodes) {
+                break Ended::Full;
+            }
+            if self.tree.len() > size {
+                (size, grown_at) = (self.tree.len(), done);
+            } else if (share.stop_when_stalled || proven_win)
+                && done - grown_at > STALL_WINDOW.max(size as u64)
+            {
+                break if proven_win {
+                    Ended::Solved
+                } else {
+                    Ended::Stalled
+                };
+            }
+            if done % TIME_CHECK_STRIDE == 0
+                && let Some(reason) = budget.interrupted()
+            {
+                break Ended::Interrupted(reason);
             }
             self.iterate(root, ctx, share.nodes);
             done += 1;
-        }
-        done
+        };
+        (done, ended)
     }
 
     fn iterate<T: TreePolicy<G>, E: Evaluator<G>>(
@@ -184,7 +276,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
                         proven = self.mark_terminal(node, leaf);
                         Some(leaf)
                     } else if fits {
-                        self.expand(node, &state, &moves, ctx);
+                        self.expand(node, &state, &moves, ctx, node_cap);
                         None
                     } else {
                         self.full = true;
@@ -404,14 +496,7 @@ fn evaluated<G: Game, E: Evaluator<G>>(state: &G, evaluator: &E) -> Valued {
     let player = state.to_move();
     let value = match state.outcome() {
         Some(outcome) => outcome.reward(player),
-        None => {
-            let value = evaluator.value(state);
-            if value.is_nan() {
-                0.0
-            } else {
-                value.clamp(-1.0, 1.0)
-            }
-        }
+        None => contain_value(evaluator.value(state)),
     };
     (value, player)
 }

@@ -46,7 +46,7 @@ fn check_all(cases: &[TacticalCase<Board>], iterations: u64) {
     }
     let config = MctsConfig::default()
         .with_seed(2)
-        .with_exploration(Rave::RECOMMENDED_EXPLORATION);
+        .with_exploration(Rave::OTHELLO_EXPLORATION);
     let mut rave = Mcts::rave(config, Rave::new())
         .unwrap()
         .with_playout(RandomPlayout)

@@ -1,8 +1,11 @@
 //! The invariant harness: property tests that any [`Game`] implementation
 //! must pass, run over random legal games with proptest.
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Debug, Display};
+use std::hash::Hash;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::str::FromStr;
 
@@ -12,8 +15,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, Test
 
 use crate::zobrist::mix64;
 use crate::{
-    ActionSpace, ColorFlip, Evaluator, Game, InformationSet, Limits, Outcome, PolicyEvaluator,
-    PositionHash, Searcher,
+    ActionSpace, ColorFlip, Evaluator, Game, InformationSet, Limits, Outcome, Player,
+    PolicyEvaluator, PositionHash, Searcher,
 };
 
 /// The invariants the harness checks. Each violation names one.
@@ -38,7 +41,18 @@ pub enum Invariant {
     /// The incremental hash equals the hash of the same position rebuilt
     /// from its text form.
     HashMatchesRebuilt,
-    /// `Display` then `FromStr` gives the same position.
+    /// Positions met in a run that differ in the player to move, or in their
+    /// hash key (see [`Invariants::hash_key`]), have different hashes.
+    DistinctHashes,
+    /// Positions met in a run with the same hash key and player to move have
+    /// the same hash, however they were reached (see
+    /// [`Invariants::hash_key`]).
+    TranspositionHash,
+    /// A position and its colour flip have different hashes.
+    ColorFlipHash,
+    /// `Display` then `FromStr` gives the same position: the same text,
+    /// player to move, moves and outcome, and (for a text form that keeps
+    /// the whole state) the same `Debug` form.
     TextRoundTrip,
     /// Serializing then deserializing gives the same position.
     SerdeRoundTrip,
@@ -89,6 +103,113 @@ pub struct InvariantViolation {
     pub position: String,
 }
 
+/// How a random game of the harness chooses its moves.
+///
+/// Uniformly random games rarely reach some states: the longest lines
+/// (near the ply cap, the draw rules), the shortest ones (early wins,
+/// wipe-outs), forced sequences (passes). The other styles steer towards
+/// them using the number of legal moves each move leaves the next player
+/// (none when it ends the game); one ply in eight stays uniformly random
+/// so that games still differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PlayStyle {
+    /// Every legal move equally likely.
+    Uniform,
+    /// Mostly a move that leaves the next player the most legal moves
+    /// (so a game-ending move only when all are): long, quiet games that
+    /// run into the ply cap and the draw rules.
+    Long,
+    /// Mostly a move that leaves the next player the fewest legal moves
+    /// (game-ending moves first): early endings, forced replies, passes.
+    Short,
+}
+
+impl PlayStyle {
+    /// The index of the move to play, from the proptest choice and the
+    /// number of legal moves after each move (0 exactly when it ends the
+    /// game).
+    fn pick(self, choice: u16, mobility: &[usize]) -> usize {
+        let count = mobility.len();
+        if self == PlayStyle::Uniform {
+            return choice as usize % count;
+        }
+        let rank = (choice / 8) as usize;
+        if choice.is_multiple_of(8) {
+            return rank % count;
+        }
+        let target = match self {
+            PlayStyle::Short => mobility.iter().min(),
+            _ => mobility.iter().max(),
+        };
+        let Some(&target) = target else {
+            return 0;
+        };
+        let best = mobility.iter().filter(|&&moves| moves == target).count();
+        mobility
+            .iter()
+            .enumerate()
+            .filter(|&(_, &moves)| moves == target)
+            .nth(rank % best)
+            .map_or(0, |(index, _)| index)
+    }
+}
+
+/// What a passing run of the harness visited, from [`Invariants::run`].
+///
+/// Useful to assert that a run reaches the states a test is about (draws,
+/// long games) rather than trusting that it does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Coverage {
+    /// Random games played.
+    pub games: u32,
+    /// Positions checked in full: every position of every random and
+    /// scripted game, and every finished position one move off a random
+    /// game.
+    pub positions: u64,
+    /// The finished positions among them.
+    pub finished_positions: u64,
+    /// Positions one move off the random games whose outcome was checked
+    /// against their legal moves.
+    pub neighbours: u64,
+    /// Random games won by the first player.
+    pub first_wins: u32,
+    /// Random games won by the second player.
+    pub second_wins: u32,
+    /// Random games drawn.
+    pub draws: u32,
+    /// The most plies a random game lasted.
+    pub longest_game: usize,
+    /// Distinct position hashes met (positions and their colour flips;
+    /// 0 without [`Invariants::position_hash`]).
+    pub distinct_hashes: usize,
+}
+
+impl Coverage {
+    fn absorb(&mut self, game: &Coverage) {
+        self.games += game.games;
+        self.positions += game.positions;
+        self.finished_positions += game.finished_positions;
+        self.neighbours += game.neighbours;
+        self.first_wins += game.first_wins;
+        self.second_wins += game.second_wins;
+        self.draws += game.draws;
+        self.longest_game = self.longest_game.max(game.longest_game);
+    }
+
+    fn count_end(&mut self, outcome: Option<Outcome>, plies: usize) {
+        self.games += 1;
+        self.longest_game = self.longest_game.max(plies);
+        match outcome {
+            Some(Outcome::Win(Player::First)) => self.first_wins += 1,
+            Some(Outcome::Win(Player::Second)) => self.second_wins += 1,
+            Some(Outcome::Draw) => self.draws += 1,
+            None => {}
+        }
+    }
+}
+
 /// A check failure before the moves and position are attached.
 type Failure = (Invariant, String);
 
@@ -102,32 +223,203 @@ fn debug_string<T: Debug + ?Sized>(value: &T) -> String {
 
 type PositionCheck<G> = Box<dyn Fn(&G, &[<G as Game>::Move]) -> Result<(), Failure>>;
 
+/// A failing random game: the violation and the moves that led to it.
+struct Failed<G: Game> {
+    violation: InvariantViolation,
+    moves: Vec<G::Move>,
+}
+
+/// Reads a position's text back, given the original.
+type Parser<G> = Box<dyn Fn(&str, &G) -> Result<G, String>>;
+
+/// A registered text form: how to print and reparse a position.
+struct TextForm<G> {
+    print: fn(&G) -> String,
+    /// Reads the text back; gets the original for what the text leaves out
+    /// (rules, variant).
+    parse: Parser<G>,
+    /// The text keeps the whole state (its `Debug` form), not only what the
+    /// hash covers.
+    whole_state: bool,
+}
+
+/// The position hash and every hash met in the current run.
+struct Hashing<G> {
+    hash: fn(&G) -> u64,
+    seen: RefCell<Box<dyn SeenHashes<G>>>,
+}
+
+/// The hashes met in a run, with the position each stands for.
+trait SeenHashes<G> {
+    /// Records a position; fails if its hash stands for another position
+    /// or its key already had another hash.
+    fn record(&mut self, state: &G, state_debug: &str, hash: u64) -> Result<(), Failure>;
+    fn clear(&mut self);
+    fn len(&self) -> usize;
+}
+
+/// Hashes by key: `key` names what the hash identifies (the player to move
+/// is always added). Without a user key, `K = ()` and only the player to
+/// move is compared.
+struct KeyedHashes<K, F> {
+    key: F,
+    transpositions: bool,
+    by_hash: HashMap<u64, (Player, K, String)>,
+    by_key: HashMap<(Player, K), u64>,
+}
+
+impl<K, F> KeyedHashes<K, F> {
+    fn new(key: F, transpositions: bool) -> Self {
+        KeyedHashes {
+            key,
+            transpositions,
+            by_hash: HashMap::new(),
+            by_key: HashMap::new(),
+        }
+    }
+}
+
+impl<G, K, F> SeenHashes<G> for KeyedHashes<K, F>
+where
+    G: Game,
+    K: Clone + Eq + Hash + Debug,
+    F: Fn(&G) -> K,
+{
+    fn record(&mut self, state: &G, state_debug: &str, hash: u64) -> Result<(), Failure> {
+        let side = state.to_move();
+        let key = (self.key)(state);
+        if let Some((other_side, other_key, other)) = self.by_hash.get(&hash) {
+            if *other_side != side {
+                return fail(
+                    Invariant::DistinctHashes,
+                    format!(
+                        "hash {hash:#018x} stands for {state_debug} with {side:?} to move and \
+                         for {other} with {other_side:?} to move: the hash must cover the \
+                         player to move"
+                    ),
+                );
+            }
+            if *other_key != key {
+                return fail(
+                    Invariant::DistinctHashes,
+                    format!(
+                        "hash {hash:#018x} stands for {state_debug} (key {key:?}) and for \
+                         {other} (key {other_key:?})"
+                    ),
+                );
+            }
+        }
+        if self.transpositions {
+            match self.by_key.entry((side, key.clone())) {
+                Entry::Occupied(entry) if *entry.get() != hash => {
+                    let other_hash = *entry.get();
+                    let other = self.by_hash.get(&other_hash).map_or("?", |seen| &seen.2);
+                    return fail(
+                        Invariant::TranspositionHash,
+                        format!(
+                            "{state_debug} hashes to {hash:#018x}, but {other}, with the same \
+                             key {key:?} and player to move, to {other_hash:#018x}"
+                        ),
+                    );
+                }
+                Entry::Occupied(_) => {}
+                Entry::Vacant(entry) => {
+                    entry.insert(hash);
+                }
+            }
+        }
+        self.by_hash
+            .entry(hash)
+            .or_insert_with(|| (side, key, state_debug.to_string()));
+        Ok(())
+    }
+
+    fn clear(&mut self) {
+        self.by_hash.clear();
+        self.by_key.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.by_hash.len()
+    }
+}
+
+/// The moves met so far in a game, offered where they are not legal.
+struct MetMoves<M> {
+    list: Vec<M>,
+    set: HashSet<M>,
+}
+
+impl<M: Copy + Eq + Hash> MetMoves<M> {
+    fn new() -> Self {
+        MetMoves {
+            list: Vec::new(),
+            set: HashSet::new(),
+        }
+    }
+
+    fn extend(&mut self, moves: &[M]) {
+        for &mv in moves {
+            if self.set.insert(mv) {
+                self.list.push(mv);
+            }
+        }
+    }
+}
+
 /// The invariant harness for one game, configured by chaining.
 ///
-/// [`Invariants::new`] sets up the checks every [`Game`] must pass (items 1,
-/// 2, 3, 6 of the list below); each capability adds its checks when you opt
-/// in, since only you know which traits your game implements:
+/// [`Invariants::new`] sets up the checks every [`Game`] must pass; each
+/// capability adds its checks when you opt in, since only you know which
+/// traits your game implements. Checks that need two capabilities (the
+/// hash of a flipped position, the hash of a reparsed one) run when both
+/// are on, whatever the order of the calls.
 ///
-/// | opt in | requires | checks |
+/// | opt in | the game provides | checks ([`Invariant`]) |
 /// |---|---|---|
-/// | always | `Game` | moves empty exactly when the game is over; no duplicates; the list is stable; legal moves play, others are refused without change; clones are independent; games end within `max_plies` |
-/// | [`text`](Invariants::text) | `Display + FromStr` | text round trip keeps the position, its moves and its outcome |
-/// | [`position_hash`](Invariants::position_hash) | `PositionHash + Display + FromStr` | the incremental hash equals the hash of the position rebuilt from text |
-/// | [`serde`](Invariants::serde) | `Serialize + DeserializeOwned` (feature `serde`) | JSON round trip keeps the position |
+/// | always | `Game`, with a `Debug` form showing the whole state | moves empty exactly when the game is over ([`MovesMatchOutcome`](Invariant::MovesMatchOutcome)); no duplicates; the list is stable; legal moves play, others are refused without change; clones are independent; games end within `max_plies` ([`Terminates`](Invariant::Terminates)) |
+/// | [`text`](Invariants::text) | `Display + FromStr` keeping the whole state | [`TextRoundTrip`](Invariant::TextRoundTrip): the reparsed position prints the same and has the same `Debug` form (so a text form that drops a ply counter fails) |
+/// | [`text_with`](Invariants::text_with) | `Display`, and a parser told the original (for rules the text leaves out) | as `text` |
+/// | [`lossy_text`](Invariants::lossy_text) | `Display + FromStr` keeping at least what the hash covers (a FEN without the repetition history) | the reparsed position prints the same and has the same player to move |
+/// | [`position_hash`](Invariants::position_hash) | `PositionHash` | [`DistinctHashes`](Invariant::DistinctHashes): no hash met in the run stands for positions with different players to move; with a text form, [`HashMatchesRebuilt`](Invariant::HashMatchesRebuilt); with `color_flip`, [`ColorFlipHash`](Invariant::ColorFlipHash) |
+/// | [`hash_key`](Invariants::hash_key) | `PositionHash`, and a key `Fn(&G) -> K` (`K: Clone + Eq + Hash + Debug`) naming what the hash identifies | `position_hash`, and: positions with different keys have different hashes ([`DistinctHashes`](Invariant::DistinctHashes)), positions with equal keys equal hashes ([`TranspositionHash`](Invariant::TranspositionHash)) |
+/// | [`serde`](Invariants::serde) | `Serialize + DeserializeOwned` (feature `serde`) | JSON round trip keeps the `Debug` form |
 /// | [`action_space`](Invariants::action_space) | `ActionSpace` | indices in range, injective, inverted by `action`; every non-legal action is refused |
-/// | [`color_flip`](Invariants::color_flip) | `ColorFlip` | flip twice is identity; flipped side to move, moves and outcome |
+/// | [`color_flip`](Invariants::color_flip) | `ColorFlip` | flip twice is identity; flipped side to move, moves and outcome; with `position_hash`, [`ColorFlipHash`](Invariant::ColorFlipHash) |
 /// | [`evaluator`](Invariants::evaluator) | `Evaluator` | values finite, in `[-1, 1]`, with the outcome's sign at the end |
 /// | [`policy_evaluator`](Invariants::policy_evaluator) | `PolicyEvaluator` | finite logits, value in `[-1, 1]` |
 /// | [`color_flip_evaluator`](Invariants::color_flip_evaluator) | `ColorFlip`, `Evaluator` | equal values on flipped positions |
 /// | [`color_flip_searcher`](Invariants::color_flip_searcher) | `ColorFlip`, `Searcher` | equal search values on flipped positions |
-/// | [`expect_outcome`](Invariants::expect_outcome) | `Game` | a scripted game ends as stated |
+/// | [`expect_outcome`](Invariants::expect_outcome) | `Game` | a scripted game ends as stated (and each of its positions passes every check) |
 ///
 /// Zero-sum outcomes (rewards summing to zero) need no check: [`Outcome`]
 /// cannot express anything else.
 ///
-/// Random games are driven by proptest from a fixed seed (so runs are
-/// reproducible); a failure is shrunk to a short game and reported as an
-/// [`InvariantViolation`] naming the invariant, the moves and the position.
+/// # The `Debug` form is the state
+///
+/// The harness compares positions by their `Debug` form: after a refused
+/// move, after `try_play` against `play`, across a text or serde round trip
+/// and a double colour flip. `Debug` must therefore show everything the
+/// rules depend on (ply counters, repetition history, rule switches, or a
+/// digest of them), the same way every time, and nothing that can differ
+/// between equal positions (capacities, addresses, warm caches).
+///
+/// # Which positions are checked
+///
+/// Each case is one random game from the start position, driven by
+/// proptest from a fixed seed (so runs are reproducible) in one of the
+/// [`PlayStyle`]s (by default a third each of uniform, long and short
+/// games), until it ends or reaches `max_plies`. Every position of the game
+/// is checked in full; every position one move off it has its outcome
+/// checked against its legal moves, and those where the game ends (every
+/// way to finish from any position the game passed through) are checked in
+/// full. Scripted games ([`expect_outcome`](Invariants::expect_outcome))
+/// are checked in full at every position. The hashes of all of these, and
+/// of their colour flips, are compared across the whole run.
+///
+/// A failure is shrunk to a short game and reported as an
+/// [`InvariantViolation`] naming the invariant, the moves and the
+/// position; [`run`](Invariants::run) tells what a passing run visited.
 ///
 /// # Example
 ///
@@ -136,7 +428,7 @@ type PositionCheck<G> = Box<dyn Fn(&G, &[<G as Game>::Move]) -> Result<(), Failu
 ///
 /// Invariants::new(TicTacToe::new(), 9)
 ///     .text()
-///     .position_hash()
+///     .hash_key(TicTacToe::clone) // the position hash identifies the whole state
 ///     .action_space()
 ///     .color_flip()
 ///     .evaluator(TicTacToeHeuristic)
@@ -149,13 +441,18 @@ pub struct Invariants<G: Game> {
     cases: u32,
     seed: u64,
     illegal_probes: usize,
+    styles: Vec<PlayStyle>,
     checks: Vec<PositionCheck<G>>,
     scenarios: Vec<(Vec<G::Move>, Option<Outcome>)>,
+    text: Option<TextForm<G>>,
+    hashing: Option<Hashing<G>>,
+    flip: Option<fn(&G) -> G>,
+    coverage: RefCell<Coverage>,
 }
 
 impl<G: Game> Invariants<G> {
     /// The basic checks, on random games from `start` that must end within
-    /// `max_plies` plies. 64 games, seed 0.
+    /// `max_plies` plies. 64 games, seed 0, every [`PlayStyle`].
     pub fn new(start: G, max_plies: usize) -> Self {
         Invariants {
             start,
@@ -163,8 +460,13 @@ impl<G: Game> Invariants<G> {
             cases: 64,
             seed: 0,
             illegal_probes: 32,
+            styles: vec![PlayStyle::Uniform, PlayStyle::Long, PlayStyle::Short],
             checks: Vec::new(),
             scenarios: Vec::new(),
+            text: None,
+            hashing: None,
+            flip: None,
+            coverage: RefCell::new(Coverage::default()),
         }
     }
 
@@ -191,6 +493,18 @@ impl<G: Game> Invariants<G> {
         self
     }
 
+    /// Plays the random games in these styles, each case picking one at
+    /// random (default: all of them). An empty list means
+    /// [`PlayStyle::Uniform`].
+    #[must_use]
+    pub fn play_styles(mut self, styles: impl IntoIterator<Item = PlayStyle>) -> Self {
+        self.styles = styles.into_iter().collect();
+        if self.styles.is_empty() {
+            self.styles.push(PlayStyle::Uniform);
+        }
+        self
+    }
+
     fn with_check(
         mut self,
         check: impl Fn(&G, &[G::Move]) -> Result<(), Failure> + 'static,
@@ -200,7 +514,9 @@ impl<G: Game> Invariants<G> {
     }
 
     /// Checks that the game played from the start position with `moves`
-    /// (each legal) ends with `outcome` (`None`: not over yet).
+    /// (each legal) ends with `outcome` (`None`: not over yet), and runs
+    /// every check on each position on the way: script the rare states you
+    /// know of (a wipe-out, a draw by the clock).
     #[must_use]
     pub fn expect_outcome(
         mut self,
@@ -211,76 +527,111 @@ impl<G: Game> Invariants<G> {
         self
     }
 
-    /// Checks the `Display`/`FromStr` round trip: the reparsed position
-    /// prints the same, has the same player to move, legal moves and
-    /// outcome.
+    /// Checks the `Display`/`FromStr` round trip of a text form that keeps
+    /// the whole state: the reparsed position prints the same, has the same
+    /// player to move, legal moves and outcome, and the same `Debug` form.
+    /// With [`position_hash`](Invariants::position_hash), its hash must
+    /// also equal the incremental one.
+    ///
+    /// For a text form read in a context it does not carry (rules, a
+    /// variant), use [`text_with`](Invariants::text_with); for one that
+    /// deliberately leaves state out, [`lossy_text`](Invariants::lossy_text).
     #[must_use]
     pub fn text(self) -> Self
     where
         G: Display + FromStr,
         G::Err: Display,
     {
-        self.with_check(|state, moves| {
-            let text = state.to_string();
-            let parsed: G = text.parse().or_else(|error| {
-                fail(Invariant::TextRoundTrip, format!("{text:?} does not parse back: {error}"))
-            })?;
-            if parsed.to_string() != text {
-                return fail(
-                    Invariant::TextRoundTrip,
-                    format!("{text:?} parses back as {:?}", parsed.to_string()),
-                );
-            }
-            let mut parsed_moves = Vec::new();
-            parsed.legal_moves(&mut parsed_moves);
-            if parsed.to_move() != state.to_move()
-                || parsed.outcome() != state.outcome()
-                || !same_set(&parsed_moves, moves)
-            {
-                return fail(
-                    Invariant::TextRoundTrip,
-                    format!(
-                        "{text:?} parses back with {:?} to move, outcome {:?}, moves {parsed_moves:?}; \
-                         the original has {:?}, {:?}, {moves:?}",
-                        parsed.to_move(),
-                        parsed.outcome(),
-                        state.to_move(),
-                        state.outcome()
-                    ),
-                );
-            }
-            Ok(())
-        })
+        self.text_with(|text: &str, _: &G| text.parse::<G>())
     }
 
-    /// Checks that the incremental hash equals the hash of the position
-    /// rebuilt from its text form.
+    /// As [`text`](Invariants::text), reading the text back with `parse`,
+    /// which is also given the original position for what the text does
+    /// not carry (the rules, say).
     #[must_use]
-    pub fn position_hash(self) -> Self
+    pub fn text_with<F, E>(mut self, parse: F) -> Self
     where
-        G: PositionHash + Display + FromStr,
+        G: Display,
+        F: Fn(&str, &G) -> Result<G, E> + 'static,
+        E: Display,
+    {
+        self.text = Some(TextForm {
+            print: G::to_string,
+            parse: Box::new(move |text, original| {
+                parse(text, original).map_err(|error| error.to_string())
+            }),
+            whole_state: true,
+        });
+        self
+    }
+
+    /// Checks a text form that deliberately leaves part of the state out
+    /// (a position string without the repetition history): the reparsed
+    /// position prints the same and has the same player to move, and, with
+    /// [`position_hash`](Invariants::position_hash), the same hash. Ignored
+    /// if [`text`](Invariants::text) is also on.
+    #[must_use]
+    pub fn lossy_text(mut self) -> Self
+    where
+        G: Display + FromStr,
         G::Err: Display,
     {
-        self.with_check(|state, _| {
-            let text = state.to_string();
-            let rebuilt: G = text.parse().or_else(|error| {
-                fail(
-                    Invariant::HashMatchesRebuilt,
-                    format!("{text:?} does not parse back: {error}"),
-                )
-            })?;
-            if rebuilt.position_hash() != state.position_hash() {
-                return fail(
-                    Invariant::HashMatchesRebuilt,
-                    format!(
-                        "incremental hash {:#018x}, rebuilt from {text:?}: {:#018x}",
-                        state.position_hash(),
-                        rebuilt.position_hash()
-                    ),
-                );
-            }
-            Ok(())
-        })
+        if self.text.is_none() {
+            self.text = Some(TextForm {
+                print: G::to_string,
+                parse: Box::new(|text, _| text.parse::<G>().map_err(|error| error.to_string())),
+                whole_state: false,
+            });
+        }
+        self
+    }
+
+    /// Checks the position hash: across the whole run (random games, the
+    /// positions one move off them, scripted games and colour flips), no
+    /// hash stands for positions with different players to move. With a
+    /// text form, the incremental hash equals the hash of the reparsed
+    /// position; with [`color_flip`](Invariants::color_flip), a position
+    /// and its flip hash differently.
+    ///
+    /// To compare more than the player to move, say what the hash
+    /// identifies with [`hash_key`](Invariants::hash_key).
+    #[must_use]
+    pub fn position_hash(mut self) -> Self
+    where
+        G: PositionHash,
+    {
+        if self.hashing.is_none() {
+            let side_only = KeyedHashes::new(|_: &G| (), false);
+            self.hashing = Some(Hashing {
+                hash: G::position_hash,
+                seen: RefCell::new(Box::new(side_only)),
+            });
+        }
+        self
+    }
+
+    /// Turns on [`position_hash`](Invariants::position_hash) and states
+    /// what the hash identifies: `key` maps a position to it (the player to
+    /// move is always added). Across the run, positions with different keys
+    /// must have different hashes (a collision among thousands of
+    /// positions is a bug, not bad luck) and positions with equal keys equal
+    /// hashes, however they were reached.
+    ///
+    /// For a hash of the whole state, the position itself is the key
+    /// (`.hash_key(MyGame::clone)`, given `Eq + Hash`); a hash that leaves
+    /// out counters names the rest (Jungle: the board string).
+    #[must_use]
+    pub fn hash_key<K, F>(mut self, key: F) -> Self
+    where
+        G: PositionHash,
+        K: Clone + Eq + Hash + Debug + 'static,
+        F: Fn(&G) -> K + 'static,
+    {
+        self.hashing = Some(Hashing {
+            hash: G::position_hash,
+            seen: RefCell::new(Box::new(KeyedHashes::new(key, true))),
+        });
+        self
     }
 
     /// Checks the serde round trip (through JSON): the deserialized position
@@ -316,7 +667,7 @@ impl<G: Game> Invariants<G> {
 
     /// Checks the action space: every legal move's index is in range,
     /// distinct, and maps back to the move; every action that is not legal
-    /// here is refused by `is_legal` and `try_play`.
+    /// here is refused by `is_legal` and `try_play`, without change.
     #[must_use]
     pub fn action_space(self) -> Self
     where
@@ -349,6 +700,7 @@ impl<G: Game> Invariants<G> {
                     );
                 }
             }
+            let mut before = None;
             for index in (0..count).filter(|index| !seen.contains(index)) {
                 if let Some(mv) = state.action(index) {
                     if state.action_index(mv) != index {
@@ -360,7 +712,8 @@ impl<G: Game> Invariants<G> {
                             ),
                         );
                     }
-                    check_refused(state, mv)?;
+                    let before = before.get_or_insert_with(|| debug_string(state));
+                    check_refused(state, mv, before)?;
                 }
             }
             Ok(())
@@ -370,11 +723,15 @@ impl<G: Game> Invariants<G> {
     /// Checks [`ColorFlip`]: flipping twice gives the position back; the
     /// flipped position has the other player to move, the flipped outcome,
     /// and exactly the mapped legal moves; `flip_move` is an involution.
+    /// With [`position_hash`](Invariants::position_hash), a position and its
+    /// flip hash differently, and flipped positions join the run's hash
+    /// comparisons.
     #[must_use]
-    pub fn color_flip(self) -> Self
+    pub fn color_flip(mut self) -> Self
     where
         G: ColorFlip,
     {
+        self.flip = Some(G::color_flipped);
         self.with_check(|state, moves| {
             let flipped = state.color_flipped();
             let back = flipped.color_flipped();
@@ -525,12 +882,16 @@ impl<G: Game> Invariants<G> {
         })
     }
 
-    /// Runs every check.
+    /// Runs every check and tells what the run visited.
     ///
     /// # Errors
     ///
     /// Returns the violation found, shrunk to a short game.
-    pub fn check(&self) -> Result<(), InvariantViolation> {
+    pub fn run(&self) -> Result<Coverage, InvariantViolation> {
+        *self.coverage.borrow_mut() = Coverage::default();
+        if let Some(hashing) = &self.hashing {
+            hashing.seen.borrow_mut().clear();
+        }
         for (moves, outcome) in &self.scenarios {
             self.run_scenario(moves, *outcome)?;
         }
@@ -543,19 +904,27 @@ impl<G: Game> Invariants<G> {
         }
         let mut runner =
             TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
-        let strategy = vec(any::<u32>(), self.max_plies);
-        let result = runner.run(&strategy, |choices| {
-            self.guarded_random_game(&choices)
-                .map_err(|violation| TestCaseError::fail(violation.to_string()))
+        let strategy = (0..self.styles.len(), vec(any::<u16>(), self.max_plies));
+        let result = runner.run(&strategy, |(style, choices)| {
+            self.guarded_random_game(self.styles[style], &choices)
+                .map_err(|failed| TestCaseError::fail(failed.violation.to_string()))
         });
         match result {
-            Ok(()) => Ok(()),
-            Err(TestError::Fail(_, choices)) => match self.guarded_random_game(&choices) {
-                Err(violation) => Err(violation),
-                Ok(()) => unreachable!(
-                    "a failing case passed when run again; checks must be deterministic"
-                ),
-            },
+            Ok(()) => {
+                let mut coverage = self.coverage.borrow().clone();
+                if let Some(hashing) = &self.hashing {
+                    coverage.distinct_hashes = hashing.seen.borrow().len();
+                }
+                Ok(coverage)
+            }
+            Err(TestError::Fail(_, (style, choices))) => {
+                match self.guarded_random_game(self.styles[style], &choices) {
+                    Err(failed) => Err(self.shorten(failed)),
+                    Ok(()) => unreachable!(
+                        "a failing case passed when run again; checks must be deterministic"
+                    ),
+                }
+            }
             Err(TestError::Abort(reason)) => Err(InvariantViolation {
                 invariant: Invariant::NoPanic,
                 detail: format!("property test aborted: {reason}"),
@@ -563,6 +932,15 @@ impl<G: Game> Invariants<G> {
                 position: debug_string(&self.start),
             }),
         }
+    }
+
+    /// Runs every check.
+    ///
+    /// # Errors
+    ///
+    /// Returns the violation found, shrunk to a short game.
+    pub fn check(&self) -> Result<(), InvariantViolation> {
+        self.run().map(|_| ())
     }
 
     /// Runs every check and panics with the violation, for use in `#[test]`.
@@ -576,6 +954,69 @@ impl<G: Game> Invariants<G> {
         }
     }
 
+    /// Shortens a failing game further than proptest can (it simplifies
+    /// each choice, which rarely removes a move): drops one move, or two
+    /// in a row, wherever the rest stays legal and still breaks the same
+    /// invariant sooner. At most 512 tries. (A game that does not end
+    /// cannot be shortened.)
+    fn shorten(&self, mut best: Failed<G>) -> InvariantViolation {
+        if best.violation.invariant == Invariant::Terminates {
+            return best.violation;
+        }
+        let mut tries = 0;
+        while let Some(shorter) = self.shorter(&best, &mut tries) {
+            best = shorter;
+        }
+        best.violation
+    }
+
+    /// The first game with one or two moves of `best` dropped that breaks
+    /// the same invariant sooner.
+    fn shorter(&self, best: &Failed<G>, tries: &mut u32) -> Option<Failed<G>> {
+        for drop in 1..=2 {
+            for at in 0..best.moves.len().saturating_sub(drop - 1) {
+                if *tries >= 512 {
+                    return None;
+                }
+                *tries += 1;
+                let mut moves = best.moves.clone();
+                moves.drain(at..at + drop);
+                let replayed = catch_unwind(AssertUnwindSafe(|| self.choices_for(&moves)));
+                let Ok(Some(choices)) = replayed else {
+                    continue;
+                };
+                if let Err(failed) = self.guarded_random_game(PlayStyle::Uniform, &choices)
+                    && failed.violation.invariant == best.violation.invariant
+                    && failed.moves.len() < best.moves.len()
+                {
+                    return Some(failed);
+                }
+            }
+        }
+        None
+    }
+
+    /// The choices that make a uniform random game play `moves` (then the
+    /// first legal move), if they are legal.
+    fn choices_for(&self, moves: &[G::Move]) -> Option<Vec<u16>> {
+        if moves.len() > self.max_plies {
+            return None;
+        }
+        let mut state = self.start.clone();
+        let mut legal = Vec::new();
+        let mut choices = Vec::with_capacity(self.max_plies);
+        for &mv in moves {
+            state.legal_moves(&mut legal);
+            let index = legal.iter().position(|&candidate| candidate == mv)?;
+            choices.push(u16::try_from(index).ok()?);
+            state.play(mv);
+        }
+        choices.resize(self.max_plies, 0);
+        Some(choices)
+    }
+
+    /// Plays a scripted game, checking every position, and compares its
+    /// end with `expected`.
     fn run_scenario(
         &self,
         moves: &[G::Move],
@@ -583,96 +1024,133 @@ impl<G: Game> Invariants<G> {
     ) -> Result<(), InvariantViolation> {
         let mut state = self.start.clone();
         let mut played = Vec::new();
-        for &mv in moves {
+        let mut met = MetMoves::new();
+        let mut legal = Vec::new();
+        let mut coverage = Coverage::default();
+        let mut moves = moves.iter();
+        let failure = loop {
+            let checked = catch_unwind(AssertUnwindSafe(|| {
+                let state_debug = debug_string(&state);
+                state.legal_moves(&mut legal);
+                self.check_position(&state, &state_debug, &legal, &met.list, None, &mut coverage)
+            }));
+            match checked {
+                Ok(Ok(())) => {}
+                Ok(Err(failure)) => break failure,
+                Err(panic) => break (Invariant::NoPanic, panic_message(panic)),
+            }
+            let Some(&mv) = moves.next() else {
+                if state.outcome() == expected {
+                    self.coverage.borrow_mut().absorb(&coverage);
+                    return Ok(());
+                }
+                break (
+                    Invariant::ExpectedOutcome,
+                    format!("expected outcome {expected:?}, got {:?}", state.outcome()),
+                );
+            };
+            met.extend(&legal);
             played.push(debug_string(&mv));
             if let Err(error) = state.try_play(mv) {
-                return Err(InvariantViolation {
-                    invariant: Invariant::ExpectedOutcome,
-                    detail: format!("scripted move refused: {error}"),
-                    moves: played,
-                    position: debug_string(&state),
-                });
-            }
-        }
-        if state.outcome() != expected {
-            return Err(InvariantViolation {
-                invariant: Invariant::ExpectedOutcome,
-                detail: format!("expected outcome {expected:?}, got {:?}", state.outcome()),
-                moves: played,
-                position: debug_string(&state),
-            });
-        }
-        Ok(())
-    }
-
-    /// Plays one random game (move `i` is `choices[i] % legal.len()`),
-    /// checking every position; turns panics into violations.
-    fn guarded_random_game(&self, choices: &[u32]) -> Result<(), InvariantViolation> {
-        let mut trail = Vec::new();
-        let mut position = debug_string(&self.start);
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            self.random_game(choices, &mut trail, &mut position)
-        }));
-        let failure = match result {
-            Ok(Ok(())) => return Ok(()),
-            Ok(Err(failure)) => failure,
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
-                    .unwrap_or_else(|| "a panic without a message".to_string());
-                (Invariant::NoPanic, format!("panicked: {message}"))
+                break (
+                    Invariant::ExpectedOutcome,
+                    format!("scripted move refused: {error}"),
+                );
             }
         };
         Err(InvariantViolation {
             invariant: failure.0,
             detail: failure.1,
+            moves: played,
+            position: debug_string(&state),
+        })
+    }
+
+    /// Plays one random game in `style` (move `i` is chosen by
+    /// `choices[i]`), checking every position; turns panics into
+    /// violations.
+    fn guarded_random_game(&self, style: PlayStyle, choices: &[u16]) -> Result<(), Failed<G>> {
+        let mut trail = Vec::new();
+        let mut position = debug_string(&self.start);
+        let mut coverage = Coverage::default();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            self.random_game(style, choices, &mut trail, &mut position, &mut coverage)
+        }));
+        let failure = match result {
+            Ok(Ok(())) => {
+                self.coverage.borrow_mut().absorb(&coverage);
+                return Ok(());
+            }
+            Ok(Err(failure)) => failure,
+            Err(panic) => (Invariant::NoPanic, panic_message(panic)),
+        };
+        Err(Failed {
+            violation: InvariantViolation {
+                invariant: failure.0,
+                detail: failure.1,
+                moves: trail.iter().map(debug_string).collect(),
+                position,
+            },
             moves: trail,
-            position,
         })
     }
 
     fn random_game(
         &self,
-        choices: &[u32],
-        trail: &mut Vec<String>,
+        style: PlayStyle,
+        choices: &[u16],
+        trail: &mut Vec<G::Move>,
         position: &mut String,
+        coverage: &mut Coverage,
     ) -> Result<(), Failure> {
         let mut state = self.start.clone();
         let mut moves = Vec::new();
-        let mut seen_moves: Vec<G::Move> = Vec::new();
-        let mut seen_set = HashSet::new();
+        let mut next_moves = Vec::new();
+        let mut children = Vec::new();
+        let mut mobility = Vec::new();
+        let mut met = MetMoves::new();
         for &choice in choices {
             *position = debug_string(&state);
             state.legal_moves(&mut moves);
-            self.check_position(&state, &moves, &seen_moves)?;
+            self.check_position(
+                &state,
+                position,
+                &moves,
+                &met.list,
+                Some(&mut children),
+                coverage,
+            )?;
             if moves.is_empty() {
+                coverage.count_end(state.outcome(), trail.len());
                 return Ok(());
             }
-            for &mv in &moves {
-                if seen_set.insert(mv) {
-                    seen_moves.push(mv);
+            met.extend(&moves);
+            mobility.clear();
+            for (&mv, child) in moves.iter().zip(&children) {
+                child.legal_moves(&mut next_moves);
+                mobility.push(next_moves.len());
+                coverage.neighbours += 1;
+                let over = child.outcome().is_some();
+                if !over && !next_moves.is_empty() && !child.is_over() {
+                    continue;
                 }
+                // A way to finish (or an inconsistent position): check it
+                // in full.
+                trail.push(mv);
+                let state_debug = std::mem::replace(position, debug_string(child));
+                self.check_position(child, position, &next_moves, &met.list, None, coverage)?;
+                *position = state_debug;
+                trail.pop();
             }
-            let mv = moves[choice as usize % moves.len()];
-            let mut next = state.clone();
-            next.play(mv);
-            trail.push(debug_string(&mv));
-            let mut again = Vec::new();
-            state.legal_moves(&mut again);
-            if debug_string(&state) != *position || again != moves {
-                return fail(
-                    Invariant::CloneIndependent,
-                    format!("playing {mv:?} on a clone changed the original to {state:?}"),
-                );
-            }
-            state = next;
+            let index = style.pick(choice, &mobility);
+            trail.push(moves[index]);
+            state = children.swap_remove(index);
         }
         *position = debug_string(&state);
         state.legal_moves(&mut moves);
-        self.check_position(&state, &moves, &seen_moves)?;
+        self.check_position(&state, position, &moves, &met.list, None, coverage)?;
         if moves.is_empty() {
+            coverage.count_end(state.outcome(), trail.len());
             Ok(())
         } else {
             fail(
@@ -682,13 +1160,22 @@ impl<G: Game> Invariants<G> {
         }
     }
 
+    /// Every check at one position. `state_debug` is its `Debug` form;
+    /// `children`, if given, receives the position after each legal move.
     fn check_position(
         &self,
         state: &G,
+        state_debug: &str,
         moves: &[G::Move],
-        seen_moves: &[G::Move],
+        met_moves: &[G::Move],
+        mut children: Option<&mut Vec<G>>,
+        coverage: &mut Coverage,
     ) -> Result<(), Failure> {
+        coverage.positions += 1;
         let outcome = state.outcome();
+        if outcome.is_some() {
+            coverage.finished_positions += 1;
+        }
         if moves.is_empty() != outcome.is_some() {
             return fail(
                 Invariant::MovesMatchOutcome,
@@ -722,7 +1209,9 @@ impl<G: Game> Invariants<G> {
                 format!("first call gave {moves:?}, a second call into a used buffer {again:?}"),
             );
         }
-        let before = debug_string(state);
+        if let Some(children) = children.as_deref_mut() {
+            children.clear();
+        }
         for &mv in moves {
             if !state.is_legal(mv) {
                 return fail(
@@ -745,29 +1234,141 @@ impl<G: Game> Invariants<G> {
                     format!("{mv:?}: try_play reached {checked:?}, play reached {fast:?}"),
                 );
             }
+            if let Some(children) = children.as_deref_mut() {
+                children.push(fast);
+            }
         }
-        for &mv in seen_moves
+        for &mv in met_moves
             .iter()
             .filter(|mv| !legal.contains(mv))
             .take(self.illegal_probes)
         {
-            check_refused(state, mv)?;
+            check_refused(state, mv, state_debug)?;
         }
-        if debug_string(state) != before {
+        if debug_string(state) != state_debug {
             return fail(
                 Invariant::CloneIndependent,
                 "trying moves on clones changed the original",
             );
         }
+        self.check_text(state, state_debug, moves)?;
         for check in &self.checks {
             check(state, moves)?;
+        }
+        self.check_hash(state, state_debug)
+    }
+
+    /// The text round trip, and the hash of the reparsed position (before
+    /// the whole-state comparison, so that a stale hash shown in `Debug` is
+    /// reported as the hash's fault).
+    fn check_text(&self, state: &G, state_debug: &str, moves: &[G::Move]) -> Result<(), Failure> {
+        let Some(text_form) = &self.text else {
+            return Ok(());
+        };
+        let text = (text_form.print)(state);
+        let parsed = (text_form.parse)(&text, state).or_else(|error| {
+            fail(
+                Invariant::TextRoundTrip,
+                format!("{text:?} does not parse back: {error}"),
+            )
+        })?;
+        let reprinted = (text_form.print)(&parsed);
+        if reprinted != text {
+            return fail(
+                Invariant::TextRoundTrip,
+                format!("{text:?} parses back as {reprinted:?}"),
+            );
+        }
+        if parsed.to_move() != state.to_move() {
+            return fail(
+                Invariant::TextRoundTrip,
+                format!(
+                    "{text:?} parses back with {:?} to move, the original has {:?}",
+                    parsed.to_move(),
+                    state.to_move()
+                ),
+            );
+        }
+        if let Some(hashing) = &self.hashing {
+            let hash = (hashing.hash)(state);
+            let rebuilt = (hashing.hash)(&parsed);
+            if rebuilt != hash {
+                return fail(
+                    Invariant::HashMatchesRebuilt,
+                    format!(
+                        "incremental hash {hash:#018x}, rebuilt from {text:?}: {rebuilt:#018x}"
+                    ),
+                );
+            }
+        }
+        if !text_form.whole_state {
+            return Ok(());
+        }
+        let mut parsed_moves = Vec::new();
+        parsed.legal_moves(&mut parsed_moves);
+        if parsed.outcome() != state.outcome() || !same_set(&parsed_moves, moves) {
+            return fail(
+                Invariant::TextRoundTrip,
+                format!(
+                    "{text:?} parses back with outcome {:?}, moves {parsed_moves:?}; \
+                     the original has {:?}, {moves:?}",
+                    parsed.outcome(),
+                    state.outcome()
+                ),
+            );
+        }
+        let parsed_debug = debug_string(&parsed);
+        if parsed_debug != state_debug {
+            return fail(
+                Invariant::TextRoundTrip,
+                format!(
+                    "{text:?} parses back as {parsed_debug}: the text form leaves part of the \
+                     state out"
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The hash checks against the colour flip and against every hash
+    /// met so far in the run.
+    fn check_hash(&self, state: &G, state_debug: &str) -> Result<(), Failure> {
+        let Some(hashing) = &self.hashing else {
+            return Ok(());
+        };
+        let hash = (hashing.hash)(state);
+        let mut seen = hashing.seen.borrow_mut();
+        seen.record(state, state_debug, hash)?;
+        if let Some(flip) = self.flip {
+            let flipped = flip(state);
+            let flipped_hash = (hashing.hash)(&flipped);
+            if flipped_hash == hash {
+                return fail(
+                    Invariant::ColorFlipHash,
+                    format!("the position and its flip {flipped:?} both hash to {hash:#018x}"),
+                );
+            }
+            seen.record(&flipped, &debug_string(&flipped), flipped_hash)
+                .map_err(|(invariant, detail)| {
+                    (invariant, format!("at the colour flip: {detail}"))
+                })?;
         }
         Ok(())
     }
 }
 
-/// `mv` is not legal in `state`: it must be refused, without change.
-fn check_refused<G: Game>(state: &G, mv: G::Move) -> Result<(), Failure> {
+fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
+    let message = panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
+        .unwrap_or_else(|| "a panic without a message".to_string());
+    format!("panicked: {message}")
+}
+
+/// `mv` is not legal in `state` (whose `Debug` form is `before`): it must
+/// be refused, without change.
+fn check_refused<G: Game>(state: &G, mv: G::Move, before: &str) -> Result<(), Failure> {
     if state.is_legal(mv) {
         return fail(
             Invariant::IllegalMovesRefused,
@@ -775,7 +1376,6 @@ fn check_refused<G: Game>(state: &G, mv: G::Move) -> Result<(), Failure> {
         );
     }
     let mut copy = state.clone();
-    let before = debug_string(&copy);
     if copy.try_play(mv).is_ok() {
         return fail(
             Invariant::IllegalMovesRefused,

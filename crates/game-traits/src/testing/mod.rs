@@ -20,21 +20,35 @@
 //!   not alternate), and [`ExplicitTree`]s given as data or generated at
 //!   random, with stored values and priors for exact searcher tests.
 
+mod endless;
 mod harness;
+mod infoset;
 mod minimax;
 mod nim;
 mod searchers;
+#[cfg(feature = "serde")]
+mod serde_checks;
+mod shell;
 mod tictactoe;
 mod tree;
 
+pub use endless::Endless;
 pub use harness::{
-    Invariant, InvariantViolation, Invariants, check_game_invariants, check_information_set,
+    Coverage, Invariant, InvariantViolation, Invariants, PlayStyle, check_game_invariants,
+    check_information_set,
 };
+pub use infoset::{INFO_SET_WORLD_SAMPLES, check_info_set_searcher, info_set_positions};
 pub use minimax::{MinimaxSearcher, child_value, minimax, value_for_mover};
 pub use nim::{MAX_HEAP_SIZE, MAX_HEAPS, Nim, NimMove, ParseNimError};
 pub use searchers::{
-    SearcherFailure, Tactic, TacticalCase, check_against_minimax, check_tactics, random_positions,
+    ContractOptions, SearcherFailure, Tactic, TacticalCase, check_against_minimax,
+    check_limits_contract, check_repeatable, check_tactics, contract_positions, random_positions,
     tactical_case, tactical_cases,
 };
+#[cfg(feature = "serde")]
+pub use serde_checks::{
+    SerdeMismatch, check_parser_and_serde_agree, check_serde_agrees, check_serde_round_trip,
+};
+pub use shell::{MAX_CUPS, ShellError, ShellGame, ShellInfo, ShellMove, ShellPhase, ShellTable};
 pub use tictactoe::{ParseTicTacToeError, TicTacToe, TicTacToeHeuristic};
 pub use tree::{ExplicitTree, RandomTree, TreeError, TreeEvaluator, TreeGame, TreeNode};

@@ -39,9 +39,15 @@ pub struct NimMove {
 ///
 /// Text form: heap sizes separated by commas, the side to move (`1` or
 /// `2`), and `extra` when the extra-turn rule is on: `"3,4,5 1"`,
-/// `"3,0,5 2 extra"`.
+/// `"3,0,5 2 extra"`. With the `serde` feature a position serializes as
+/// this text and deserializes through [`FromStr`], so serde refuses exactly
+/// what the parser refuses.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "String", into = "String")
+)]
 pub struct Nim {
     heaps: [u8; MAX_HEAPS],
     num_heaps: u8,
@@ -55,8 +61,9 @@ impl Nim {
     ///
     /// # Panics
     ///
-    /// If there are more than [`MAX_HEAPS`] heaps or a heap holds more than
-    /// [`MAX_HEAP_SIZE`] objects. Use [`FromStr`] for unchecked input.
+    /// If there are no heaps or more than [`MAX_HEAPS`], or a heap holds
+    /// more than [`MAX_HEAP_SIZE`] objects. Use [`Nim::try_new`] or
+    /// [`FromStr`] for unchecked input.
     pub fn new(heaps: &[u8]) -> Self {
         Nim::build(heaps, Player::First, false).expect("heaps out of range")
     }
@@ -68,6 +75,19 @@ impl Nim {
     /// As [`Nim::new`].
     pub fn with_extra_turns(heaps: &[u8]) -> Self {
         Nim::build(heaps, Player::First, true).expect("heaps out of range")
+    }
+
+    /// Nim with the given heaps, the first player to move, and the
+    /// extra-turn rule if `extra_turn`: [`Nim::new`] and
+    /// [`Nim::with_extra_turns`] without the panic.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseNimError::HeapCount`] unless there are 1 to [`MAX_HEAPS`]
+    /// heaps, [`ParseNimError::HeapSize`] for a heap above
+    /// [`MAX_HEAP_SIZE`].
+    pub fn try_new(heaps: &[u8], extra_turn: bool) -> Result<Self, ParseNimError> {
+        Nim::build(heaps, Player::First, extra_turn)
     }
 
     fn build(heaps: &[u8], to_move: Player, extra_turn: bool) -> Result<Self, ParseNimError> {
@@ -275,6 +295,20 @@ impl FromStr for Nim {
     }
 }
 
+impl TryFrom<String> for Nim {
+    type Error = ParseNimError;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+impl From<Nim> for String {
+    fn from(game: Nim) -> String {
+        game.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,5 +349,14 @@ mod tests {
             "1,1,1,1,1,1,1,1,1 1".parse::<Nim>(),
             Err(ParseNimError::HeapCount(9))
         ));
+        assert_eq!(Nim::try_new(&[], false), Err(ParseNimError::HeapCount(0)));
+        assert_eq!(
+            Nim::try_new(&[3, 16], true),
+            Err(ParseNimError::HeapSize("16".to_string()))
+        );
+        assert_eq!(
+            Nim::try_new(&[3, 4], true),
+            Ok(Nim::with_extra_turns(&[3, 4]))
+        );
     }
 }

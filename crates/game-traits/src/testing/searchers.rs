@@ -2,12 +2,19 @@
 //! values compared with brute-force minimax.
 
 use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::minimax::{child_value, minimax};
-use crate::{Evaluator, Game, Limits, OutcomeEvaluator, Player, Searcher};
+use crate::{
+    Evaluator, Game, LimitKind, Limits, OutcomeEvaluator, Player, SearchReport, Searcher,
+    StopReason,
+};
 
 /// What a [`TacticalCase`] asks of a searcher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,8 +154,11 @@ pub struct SearcherFailure {
     pub detail: String,
 }
 
-/// Checks that a searcher plays a good move in every tactical case. The
-/// searcher is [`reset`](Searcher::reset) before each case.
+/// Checks that a searcher plays a good move in every tactical case, and
+/// that its value is that of the move it plays: in `[-1, 1]`, equal to the
+/// value it reports for that move, and a win (at least 0.9) when the move
+/// wins at once. The searcher is [`reset`](Searcher::reset) before each
+/// case.
 ///
 /// # Errors
 ///
@@ -162,6 +172,45 @@ pub fn check_tactics<G: Game, S: Searcher<G> + ?Sized>(
         searcher.reset();
         let report = searcher.search(&case.state, limits);
         let good = report.best.is_some_and(|mv| case.good_moves.contains(&mv));
+        let failure = |detail: String| SearcherFailure {
+            check: "tactics",
+            case: index,
+            position: format!("{:?}", case.state),
+            detail,
+        };
+        if good {
+            let best = report.best.expect("a good move");
+            // One meaning of the value: that of the move returned. A win in
+            // one is worth a win, whatever else the searcher looked at.
+            if !report.value.is_finite() || report.value.abs() > 1.0 {
+                return Err(failure(format!("value {} is not in [-1, 1]", report.value)));
+            }
+            let wins_now = {
+                let mut child = case.state.clone();
+                child.play(best);
+                child
+                    .outcome()
+                    .is_some_and(|outcome| outcome.reward(case.state.to_move()) == 1.0)
+            };
+            if case.tactic == Tactic::Win && wins_now && report.value < 0.9 {
+                return Err(failure(format!(
+                    "played {best:?}, which wins at once, but reported value {} (the value must be that of the move returned)",
+                    report.value
+                )));
+            }
+            if let Some(reported) = report
+                .moves
+                .iter()
+                .find(|info| info.mv == best)
+                .and_then(|info| info.value)
+                && (reported - report.value).abs() > 1e-4
+            {
+                return Err(failure(format!(
+                    "value {} but the report gives {reported} for the move returned ({best:?})",
+                    report.value
+                )));
+            }
+        }
         if !good {
             return Err(SearcherFailure {
                 check: "tactics",
@@ -269,6 +318,503 @@ pub fn random_positions<G: Game>(start: &G, count: usize, seed: u64) -> Vec<G> {
         }
     }
     positions
+}
+
+/// How strictly [`check_limits_contract`] measures; the defaults suit a
+/// loaded two-core test machine.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ContractOptions {
+    /// The small time limit tried (default 40 ms).
+    pub time: Duration,
+    /// How far past a time limit or a stop request a search may run
+    /// (default 250 ms).
+    pub slack: Duration,
+    /// A search running longer than this counts as hung (default 30 s).
+    pub hang: Duration,
+    /// The small iteration limit tried (default 64).
+    pub iterations: u64,
+    /// The small node limit tried (default 200).
+    pub nodes: u64,
+    /// How far past the node limit the reported nodes may go (default
+    /// 1,024: searchers check the limit every so many nodes, and a tree
+    /// may add a node's children at once).
+    pub node_slack: u64,
+    /// The small depth limit tried (default 2).
+    pub depth: u32,
+    /// Seed for finding the positions to search (default 0).
+    pub seed: u64,
+}
+
+impl Default for ContractOptions {
+    fn default() -> Self {
+        ContractOptions {
+            time: Duration::from_millis(40),
+            slack: Duration::from_millis(250),
+            hang: Duration::from_secs(30),
+            iterations: 64,
+            nodes: 200,
+            node_slack: 1_024,
+            depth: 2,
+            seed: 0,
+        }
+    }
+}
+
+impl ContractOptions {
+    /// Sets the slack allowed past time limits and stop requests.
+    #[must_use]
+    pub fn with_slack(mut self, slack: Duration) -> Self {
+        self.slack = slack;
+        self
+    }
+
+    /// Sets how long a search may run before it counts as hung.
+    #[must_use]
+    pub fn with_hang(mut self, hang: Duration) -> Self {
+        self.hang = hang;
+        self
+    }
+
+    /// Sets the seed used to find positions.
+    #[must_use]
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    fn small(&self, kind: LimitKind) -> Limits {
+        let limits = Limits::none();
+        match kind {
+            LimitKind::Time => limits.with_time(self.time),
+            LimitKind::Iterations => limits.with_iterations(self.iterations),
+            LimitKind::Nodes => limits.with_nodes(self.nodes),
+            LimitKind::Depth => limits.with_depth(self.depth),
+        }
+    }
+}
+
+/// A limit so large that no test search reaches it.
+fn huge(limits: Limits, kind: LimitKind) -> Limits {
+    match kind {
+        LimitKind::Time => limits.with_time(Duration::from_secs(3_600)),
+        LimitKind::Iterations => limits.with_iterations(1 << 40),
+        LimitKind::Nodes => limits.with_nodes(1 << 40),
+        LimitKind::Depth => limits.with_depth(200),
+    }
+}
+
+/// Positions the contract is checked on: `start`, a position with exactly
+/// one legal move and a finished position, the last two found along seeded
+/// random games from `start` (each left out if none turns up in 200 games).
+pub fn contract_positions<G: Game>(start: &G, seed: u64) -> Vec<(&'static str, G)> {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut positions = vec![("start position", start.clone())];
+    let (mut one_move, mut finished) = (None, None);
+    let mut moves = Vec::new();
+    for _game in 0..200 {
+        let mut state = start.clone();
+        for _ply in 0..100_000 {
+            state.legal_moves(&mut moves);
+            if moves.len() == 1 && one_move.is_none() {
+                one_move = Some(state.clone());
+            }
+            if moves.is_empty() {
+                finished.get_or_insert_with(|| state.clone());
+                break;
+            }
+            state.play(moves[rng.random_range(..moves.len())]);
+        }
+        if one_move.is_some() && finished.is_some() {
+            break;
+        }
+    }
+    positions.extend(one_move.map(|state| ("a position with one legal move", state)));
+    positions.extend(finished.map(|state| ("a finished position", state)));
+    positions
+}
+
+/// Checks that a searcher keeps the [`Limits`] contract on `start` and on
+/// the other [`contract_positions`] found from it.
+///
+/// For each position, with a fresh searcher from `make` each time:
+///
+/// * no limit at all, and each field of [`Limits`] alone at a small value
+///   (plus [`Duration::MAX`] as a time limit beside a small other limit);
+/// * for each field the searcher [honours](Searcher::honours): that field
+///   small and every other honoured field huge, so a searcher that ignores
+///   the small one runs on and is caught;
+/// * the stop flag set before the search, and set from another thread
+///   after [`ContractOptions::time`], with every honoured field huge.
+///
+/// Every search must end within [`ContractOptions::hang`] without
+/// panicking, and its report must be sound: at a finished position no move,
+/// the outcome's reward and [`StopReason::GameOver`]; elsewhere a legal
+/// move, a finite value in `[-1, 1]` equal to the value it reports for
+/// that move (if it reports one), a principal variation that starts with
+/// it, and a stop reason. A search stopped by an honoured limit must say so
+/// (or give a natural reason: solved, nothing left, memory cap) and must
+/// respect it: time within [`ContractOptions::slack`], iterations and depth
+/// exactly, nodes within [`ContractOptions::node_slack`].
+///
+/// # Errors
+///
+/// Returns the first violation, naming the position and the limits.
+pub fn check_limits_contract<G, S, F>(
+    mut make: F,
+    start: &G,
+    options: &ContractOptions,
+) -> Result<(), SearcherFailure>
+where
+    G: Game,
+    S: Searcher<G> + Send + 'static,
+    F: FnMut() -> S,
+{
+    let positions = contract_positions(start, options.seed);
+    let honoured: Vec<LimitKind> = {
+        let probe = make();
+        LimitKind::ALL
+            .into_iter()
+            .filter(|&kind| probe.honours(kind))
+            .collect()
+    };
+    for (case, (label, state)) in positions.iter().enumerate() {
+        let mut runs: Vec<(Limits, Option<LimitKind>)> = vec![(Limits::none(), None)];
+        for kind in LimitKind::ALL {
+            let small = options.small(kind);
+            let expected = honoured.contains(&kind).then_some(kind);
+            runs.push((small.clone(), expected));
+            if let Some(kind) = expected {
+                let others = honoured
+                    .iter()
+                    .filter(|&&other| other != kind)
+                    .fold(small, |limits, &other| huge(limits, other));
+                runs.push((others, Some(kind)));
+            }
+        }
+        // A time limit the clock cannot add, beside a limit that ends it.
+        let mut overflow = Limits::time(Duration::MAX);
+        if let Some(&other) = honoured.iter().find(|&&kind| kind != LimitKind::Time) {
+            overflow = match other {
+                LimitKind::Iterations => overflow.with_iterations(options.iterations),
+                LimitKind::Nodes => overflow.with_nodes(options.nodes),
+                _ => overflow.with_depth(options.depth),
+            };
+        } else {
+            overflow = overflow.with_stop(Arc::new(AtomicBool::new(true)));
+        }
+        runs.push((overflow, None));
+        let all_huge = || {
+            honoured
+                .iter()
+                .fold(Limits::none(), |limits, &kind| huge(limits, kind))
+        };
+        for (limits, expected) in runs {
+            run_contract_case(make(), state, &limits, expected, None, options).map_err(
+                |detail| SearcherFailure {
+                    check: "limits contract",
+                    case,
+                    position: format!("{label}: {state:?}"),
+                    detail: format!("with {}: {detail}", describe(&limits)),
+                },
+            )?;
+        }
+        for delay in [None, Some(options.time)] {
+            let flag = Arc::new(AtomicBool::new(delay.is_none()));
+            let limits = all_huge().with_stop(Arc::clone(&flag));
+            run_contract_case(
+                make(),
+                state,
+                &limits,
+                None,
+                delay.map(|d| (d, flag)),
+                options,
+            )
+            .map_err(|detail| SearcherFailure {
+                check: "limits contract",
+                case,
+                position: format!("{label}: {state:?}"),
+                detail: format!(
+                    "with {} and the stop flag set {}: {detail}",
+                    describe(&all_huge()),
+                    match delay {
+                        None => "before the search".to_string(),
+                        Some(delay) => format!("after {delay:?}"),
+                    }
+                ),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn describe(limits: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(time) = limits.time {
+        parts.push(format!("time {time:?}"));
+    }
+    if let Some(iterations) = limits.iterations {
+        parts.push(format!("iterations {iterations}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        parts.push(format!("nodes {nodes}"));
+    }
+    if let Some(depth) = limits.depth {
+        parts.push(format!("depth {depth}"));
+    }
+    if limits.stop.is_some() {
+        parts.push("a stop flag".to_string());
+    }
+    if parts.is_empty() {
+        "no limits".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Runs one search on its own thread and judges its report. `expected` is
+/// the honoured limit meant to stop it; `raise` sets a stop flag after a
+/// delay.
+fn run_contract_case<G, S>(
+    mut searcher: S,
+    state: &G,
+    limits: &Limits,
+    expected: Option<LimitKind>,
+    raise: Option<(Duration, Arc<AtomicBool>)>,
+    options: &ContractOptions,
+) -> Result<(), String>
+where
+    G: Game,
+    S: Searcher<G> + Send + 'static,
+{
+    let (sender, receiver) = mpsc::channel();
+    let position = state.clone();
+    let search_limits = limits.clone();
+    let started = Instant::now();
+    let worker = std::thread::spawn(move || {
+        let report = searcher.search(&position, &search_limits);
+        // The receiver may have given up on a hung search.
+        let _ = sender.send(report);
+    });
+    let mut raised_at = None;
+    let report = loop {
+        if let Some((delay, flag)) = &raise
+            && raised_at.is_none()
+            && started.elapsed() >= *delay
+        {
+            flag.store(true, Ordering::Relaxed);
+            raised_at = Some(Instant::now());
+        }
+        match receiver.recv_timeout(Duration::from_millis(2)) {
+            Ok(report) => break report,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if started.elapsed() > options.hang {
+                    return Err(format!("the search did not end within {:?}", options.hang));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(match worker.join() {
+                    Err(panic) => format!("the search panicked: {}", panic_message(&panic)),
+                    Ok(()) => "the search thread ended without a report".to_string(),
+                });
+            }
+        }
+    };
+    let elapsed = started.elapsed();
+    let _ = worker.join();
+    if let Some(raised_at) = raised_at {
+        let late = raised_at.elapsed();
+        if late > options.slack {
+            return Err(format!(
+                "the search went on for {late:?} after the stop flag was set (slack {:?})",
+                options.slack
+            ));
+        }
+    } else if limits.stop_requested() && elapsed > options.slack {
+        return Err(format!(
+            "the stop flag was set but the search took {elapsed:?} (slack {:?})",
+            options.slack
+        ));
+    }
+    judge_report(state, limits, expected, &report, elapsed, options)
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_string())
+}
+
+fn judge_report<G: Game>(
+    state: &G,
+    limits: &Limits,
+    expected: Option<LimitKind>,
+    report: &SearchReport<G::Move>,
+    elapsed: Duration,
+    options: &ContractOptions,
+) -> Result<(), String> {
+    let stats = &report.stats;
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    if moves.is_empty() {
+        let reward = state
+            .outcome()
+            .map_or(0.0, |outcome| outcome.reward(state.to_move()));
+        if report.best.is_some() {
+            return Err(format!("returned {:?} at a finished position", report.best));
+        }
+        if report.value != reward {
+            return Err(format!(
+                "value {} at a finished position whose reward is {reward}",
+                report.value
+            ));
+        }
+        if stats.stop != StopReason::GameOver {
+            return Err(format!(
+                "stop reason {:?} at a finished position (expected GameOver)",
+                stats.stop
+            ));
+        }
+        return Ok(());
+    }
+    let Some(best) = report.best else {
+        return Err("returned no move in a position with legal moves".to_string());
+    };
+    if !moves.contains(&best) {
+        return Err(format!("returned {best:?}, which is not legal"));
+    }
+    if !report.value.is_finite() || report.value.abs() > 1.0 {
+        return Err(format!("value {} is not in [-1, 1]", report.value));
+    }
+    if let Some(reported) = report
+        .moves
+        .iter()
+        .find(|info| info.mv == best)
+        .and_then(|info| info.value)
+        && (reported - report.value).abs() > 1e-4
+    {
+        return Err(format!(
+            "value {} but the report gives {reported} for the move returned ({best:?})",
+            report.value
+        ));
+    }
+    if report.pv.first().is_some_and(|&first| first != best) {
+        return Err(format!(
+            "principal variation {:?} does not start with the move returned ({best:?})",
+            report.pv
+        ));
+    }
+    if stats.stop == StopReason::Unknown || stats.stop == StopReason::GameOver {
+        return Err(format!(
+            "stop reason {:?} for a search that ran",
+            stats.stop
+        ));
+    }
+    let Some(kind) = expected else {
+        return Ok(());
+    };
+    if stats.stop != kind.stop_reason() && !stats.stop.is_natural() {
+        return Err(format!(
+            "the {kind} limit was the one to stop the search, but it reports {:?}",
+            stats.stop
+        ));
+    }
+    match kind {
+        LimitKind::Time => {
+            let time = limits.time.unwrap_or(Duration::MAX);
+            if elapsed > time.saturating_add(options.slack) {
+                return Err(format!(
+                    "took {elapsed:?} with a time limit of {time:?} (slack {:?})",
+                    options.slack
+                ));
+            }
+        }
+        LimitKind::Iterations => {
+            let max = limits.iterations.unwrap_or(u64::MAX);
+            if stats.iterations > max {
+                return Err(format!(
+                    "ran {} iterations with a limit of {max}",
+                    stats.iterations
+                ));
+            }
+        }
+        LimitKind::Nodes => {
+            let max = limits.nodes.unwrap_or(u64::MAX);
+            if stats.nodes > max.saturating_add(options.node_slack) {
+                return Err(format!(
+                    "counted {} nodes with a limit of {max} (slack {})",
+                    stats.nodes, options.node_slack
+                ));
+            }
+        }
+        LimitKind::Depth => {
+            let max = limits.depth.unwrap_or(u32::MAX);
+            if stats.depth > max {
+                return Err(format!(
+                    "reached depth {} with a limit of {max}",
+                    stats.depth
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that a searcher is reproducible: two fresh searchers from `make`
+/// give the same move, value, visits and statistics (but elapsed time) on
+/// every position, with the same `limits` (an iteration or node budget,
+/// not a time limit).
+///
+/// # Errors
+///
+/// Returns the first position where the two searches differ.
+pub fn check_repeatable<G, S, F>(
+    mut make: F,
+    positions: &[G],
+    limits: &Limits,
+) -> Result<(), SearcherFailure>
+where
+    G: Game,
+    S: Searcher<G>,
+    F: FnMut() -> S,
+{
+    for (index, state) in positions.iter().enumerate() {
+        let first = make().search(state, limits);
+        let second = make().search(state, limits);
+        let key = |report: &SearchReport<G::Move>| {
+            let mut stats = report.stats;
+            stats.elapsed = Duration::ZERO;
+            (
+                report.best,
+                report.value.to_bits(),
+                report.pv.clone(),
+                report
+                    .moves
+                    .iter()
+                    .map(|info| (info.mv, info.visits, info.value.map(f32::to_bits)))
+                    .collect::<Vec<_>>(),
+                stats,
+            )
+        };
+        if key(&first) != key(&second) {
+            return Err(SearcherFailure {
+                check: "repeatable",
+                case: index,
+                position: format!("{state:?}"),
+                detail: format!(
+                    "two searches with the same seed and {} differ: {:?} ({}) and {:?} ({})",
+                    describe(limits),
+                    first.best,
+                    first.value,
+                    second.best,
+                    second.value
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

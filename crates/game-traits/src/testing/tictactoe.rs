@@ -24,9 +24,15 @@ const SECOND_TO_MOVE_KEY: u64 = zobrist::mix64(0x7177_7ac7_0e00_0002);
 /// is a square `0..9`, row by row from the top left.
 ///
 /// Text form: nine characters (`x`, `o`, `.`), row by row, a space, and the
-/// side to move: `"x.o.x.... o"`.
+/// side to move: `"x.o.x.... o"`. With the `serde` feature a position
+/// serializes as this text and deserializes through [`FromStr`], so serde
+/// refuses exactly what the parser refuses.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "String", into = "String")
+)]
 pub struct TicTacToe {
     stones: [u16; 2],
     to_move: Player,
@@ -249,6 +255,20 @@ impl FromStr for TicTacToe {
             return Err(ParseTicTacToeError::TwoWinners);
         }
         Ok(game)
+    }
+}
+
+impl TryFrom<String> for TicTacToe {
+    type Error = ParseTicTacToeError;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+impl From<TicTacToe> for String {
+    fn from(game: TicTacToe) -> String {
+        game.to_string()
     }
 }
 

@@ -85,12 +85,13 @@ pub enum TreeError {
         /// The bad child index.
         child: u32,
     },
-    /// An outcome other than -1, 0 or 1, or a value outside [-1, 1].
+    /// An outcome other than -1, 0 or 1, a value outside [-1, 1], or a
+    /// logit of a legal action that is not finite.
     #[error("node {node}: {what} {number} is out of range")]
     OutOfRange {
         /// The node.
         node: usize,
-        /// "outcome" or "value".
+        /// "outcome", "value" or "logit".
         what: &'static str,
         /// The offending number.
         number: f32,
@@ -98,6 +99,19 @@ pub enum TreeError {
     /// A node that is its own descendant.
     #[error("node {0} is on a cycle")]
     Cycle(usize),
+    /// A terminal node that lists children (a finished game has no moves).
+    #[error("node {0} is terminal but has children")]
+    TerminalWithChildren(usize),
+    /// A [`RandomTree`] setting outside its range.
+    #[error("random tree shape: {name} = {value} is out of range: expected {expected}")]
+    Shape {
+        /// The setting, as named in [`RandomTree`].
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// What the setting accepts.
+        expected: &'static str,
+    },
 }
 
 /// A game tree given as data: node 0 is the root; every leaf is terminal.
@@ -106,8 +120,15 @@ pub enum TreeError {
 /// actions; each inner node lists which are legal. Players are stored per
 /// node, so turns need not alternate. Play it through [`TreeGame`]; evaluate
 /// it with [`TreeEvaluator`], which reads the stored values and logits.
+///
+/// With the `serde` feature a tree deserializes through
+/// [`ExplicitTree::new`], so a tree that `new` refuses is refused.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "ExplicitTreeRaw")
+)]
 pub struct ExplicitTree {
     num_actions: usize,
     nodes: Vec<TreeNode>,
@@ -119,8 +140,9 @@ impl ExplicitTree {
     /// # Errors
     ///
     /// Returns [`TreeError`] if a node has the wrong number of actions, an
-    /// inner node has no child, a child does not exist, an outcome or value
-    /// is out of range, or the nodes form a cycle.
+    /// inner node has no child, a terminal node has children, a child does
+    /// not exist, an outcome or value is out of range, a legal action's
+    /// logit is not finite, or the nodes form a cycle.
     pub fn new(num_actions: usize, nodes: Vec<TreeNode>) -> Result<Self, TreeError> {
         if nodes.is_empty() {
             return Err(TreeError::Empty);
@@ -133,6 +155,9 @@ impl ExplicitTree {
                         what: "outcome",
                         number: outcome,
                     });
+                }
+                if node.children.iter().any(Option::is_some) {
+                    return Err(TreeError::TerminalWithChildren(index));
                 }
                 continue;
             }
@@ -162,34 +187,55 @@ impl ExplicitTree {
             {
                 return Err(TreeError::MissingChild { node: index, child });
             }
+            if let Some((_, &logit)) = node
+                .children
+                .iter()
+                .zip(&node.logits)
+                .find(|(child, logit)| child.is_some() && !logit.is_finite())
+            {
+                return Err(TreeError::OutOfRange {
+                    node: index,
+                    what: "logit",
+                    number: logit,
+                });
+            }
         }
         let tree = ExplicitTree { num_actions, nodes };
         tree.check_acyclic()?;
         Ok(tree)
     }
 
+    /// Depth-first search from every node, so that nodes unreachable from
+    /// the root are checked too ([`ExplicitTree::minimax_value`] takes any
+    /// node).
     fn check_acyclic(&self) -> Result<(), TreeError> {
         // 0 = unseen, 1 = on the current path, 2 = done.
         let mut state = vec![0u8; self.nodes.len()];
-        let mut stack = vec![(0usize, 0usize)];
-        state[0] = 1;
-        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            let children = &self.nodes[node].children;
-            if let Some(child) = children[*next..].iter().position(Option::is_some) {
-                let slot = *next + child;
-                *next = slot + 1;
-                let child = children[slot].unwrap_or_default() as usize;
-                match state[child] {
-                    0 => {
-                        state[child] = 1;
-                        stack.push((child, 0));
+        let mut stack = Vec::new();
+        for start in 0..self.nodes.len() {
+            if state[start] != 0 {
+                continue;
+            }
+            state[start] = 1;
+            stack.push((start, 0usize));
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                let children = &self.nodes[node].children;
+                if let Some(child) = children[*next..].iter().position(Option::is_some) {
+                    let slot = *next + child;
+                    *next = slot + 1;
+                    let child = children[slot].unwrap_or_default() as usize;
+                    match state[child] {
+                        0 => {
+                            state[child] = 1;
+                            stack.push((child, 0));
+                        }
+                        1 => return Err(TreeError::Cycle(child)),
+                        _ => {}
                     }
-                    1 => return Err(TreeError::Cycle(child)),
-                    _ => {}
+                } else {
+                    state[node] = 2;
+                    stack.pop();
                 }
-            } else {
-                state[node] = 2;
-                stack.pop();
             }
         }
         Ok(())
@@ -244,7 +290,26 @@ impl ExplicitTree {
     }
 
     /// A random tree shaped by `shape`; see [`RandomTree`].
+    ///
+    /// # Panics
+    ///
+    /// If `shape` is invalid (see [`RandomTree::validate`]);
+    /// [`ExplicitTree::try_random`] returns the error instead.
     pub fn random<R: Rng + ?Sized>(shape: &RandomTree, rng: &mut R) -> Self {
+        match ExplicitTree::try_random(shape, rng) {
+            Ok(tree) => tree,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// A random tree shaped by `shape`; see [`RandomTree`].
+    ///
+    /// # Errors
+    ///
+    /// [`TreeError::Shape`] if `shape` is invalid (see
+    /// [`RandomTree::validate`]).
+    pub fn try_random<R: Rng + ?Sized>(shape: &RandomTree, rng: &mut R) -> Result<Self, TreeError> {
+        shape.validate()?;
         let mut nodes = vec![TreeNode::terminal(Player::First, 0.0)];
         let mut frontier = vec![(0usize, 0u32, Player::First)];
         while let Some((index, depth, player)) = frontier.pop() {
@@ -293,13 +358,37 @@ impl ExplicitTree {
                 node.value = (exact * (1.0 - shape.value_noise) + noise).clamp(-1.0, 1.0);
             }
         }
-        tree
+        Ok(tree)
     }
 }
 
-/// The shape of a random [`ExplicitTree`].
+/// What a serialized [`ExplicitTree`] holds, before [`ExplicitTree::new`]
+/// checks it.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "ExplicitTree")]
+struct ExplicitTreeRaw {
+    num_actions: usize,
+    nodes: Vec<TreeNode>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ExplicitTreeRaw> for ExplicitTree {
+    type Error = TreeError;
+
+    fn try_from(raw: ExplicitTreeRaw) -> Result<Self, TreeError> {
+        ExplicitTree::new(raw.num_actions, raw.nodes)
+    }
+}
+
+/// The shape of a random [`ExplicitTree`]. With the `serde` feature it
+/// deserializes through [`RandomTree::validate`].
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "RandomTreeRaw")
+)]
 pub struct RandomTree {
     /// Size of the action space.
     pub num_actions: usize,
@@ -329,6 +418,80 @@ impl Default for RandomTree {
             same_player_probability: 0.1,
             value_noise: 0.5,
         }
+    }
+}
+
+impl RandomTree {
+    /// Checks every setting.
+    ///
+    /// # Errors
+    ///
+    /// [`TreeError::Shape`] naming the first setting out of range:
+    /// `num_actions` must be at least 1, `min_branching` at most
+    /// `max_branching`, both probabilities in `[0, 1]` and `value_noise` in
+    /// `[0, 1]` (NaN is refused everywhere).
+    pub fn validate(&self) -> Result<(), TreeError> {
+        let shape = |name, value, expected| {
+            Err(TreeError::Shape {
+                name,
+                value,
+                expected,
+            })
+        };
+        if self.num_actions == 0 {
+            return shape("num_actions", 0.0, "at least 1");
+        }
+        if self.min_branching > self.max_branching {
+            return shape(
+                "min_branching",
+                self.min_branching as f64,
+                "at most max_branching",
+            );
+        }
+        for (name, value) in [
+            ("terminal_probability", self.terminal_probability),
+            ("same_player_probability", self.same_player_probability),
+            ("value_noise", f64::from(self.value_noise)),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                return shape(name, value, "a number in [0, 1]");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a serialized [`RandomTree`] holds, before
+/// [`RandomTree::validate`] checks it.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "RandomTree")]
+struct RandomTreeRaw {
+    num_actions: usize,
+    max_depth: u32,
+    min_branching: usize,
+    max_branching: usize,
+    terminal_probability: f64,
+    same_player_probability: f64,
+    value_noise: f32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RandomTreeRaw> for RandomTree {
+    type Error = TreeError;
+
+    fn try_from(raw: RandomTreeRaw) -> Result<Self, TreeError> {
+        let shape = RandomTree {
+            num_actions: raw.num_actions,
+            max_depth: raw.max_depth,
+            min_branching: raw.min_branching,
+            max_branching: raw.max_branching,
+            terminal_probability: raw.terminal_probability,
+            same_player_probability: raw.same_player_probability,
+            value_noise: raw.value_noise,
+        };
+        shape.validate()?;
+        Ok(shape)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use game_traits::hidden::{NaiveWorld, WorldEnumeration};
 use game_traits::{Evaluator, Game, InformationSet, Outcome, Player};
 use rand::{Rng, RngExt};
 
@@ -904,6 +905,82 @@ impl InformationSet for WeightedInfoSet {
 
     fn sample_world<R: Rng + ?Sized>(&self, rng: &mut R) -> Jungle {
         self.info.consistent_world(&self.sample_layout(rng))
+    }
+}
+
+impl WorldEnumeration for HiddenInfoSet {
+    fn world_count(&self) -> u64 {
+        self.worlds.count
+    }
+
+    /// Every consistent world, in the order of
+    /// [`HiddenInfoSet::consistent_layouts`], each with probability
+    /// `1 / world_count()`.
+    fn worlds(&self) -> Vec<(Jungle, f64)> {
+        let layouts = self.consistent_layouts();
+        let weight = 1.0 / layouts.len() as f64;
+        layouts
+            .iter()
+            .map(|layout| (self.consistent_world(layout), weight))
+            .collect()
+    }
+}
+
+impl HiddenInfoSet {
+    /// The opponent setup a player assumes who ignores what it has not
+    /// seen: the standard layout, as far as the observations allow. Among
+    /// the consistent setups, the one that gives the most pieces their
+    /// standard animal (the first such in the order of
+    /// [`HiddenInfoSet::consistent_layouts`]). Nothing revealed, it is the
+    /// standard layout.
+    #[must_use]
+    pub fn naive_layout(&self) -> Layout {
+        let standard = Layout::standard(self.player.opponent());
+        let mut best: Option<(usize, Vec<Animal>)> = None;
+        self.worlds.matchings.for_each(|assignment| {
+            let agreeing = self
+                .worlds
+                .hidden_slots
+                .iter()
+                .zip(assignment)
+                .filter(|&(&slot, &animal)| standard.animal(slot) == animal)
+                .count();
+            if best.as_ref().is_none_or(|(most, _)| agreeing > *most) {
+                best = Some((agreeing, assignment.to_vec()));
+            }
+        });
+        let assignment = best.map(|(_, assignment)| assignment).unwrap_or_default();
+        self.compose(&assignment)
+    }
+}
+
+impl NaiveWorld for HiddenInfoSet {
+    /// The current position with the opponent's setup
+    /// [`HiddenInfoSet::naive_layout`].
+    fn naive_world(&self) -> Jungle {
+        self.consistent_world(&self.naive_layout())
+    }
+}
+
+impl WorldEnumeration for WeightedInfoSet {
+    fn world_count(&self) -> u64 {
+        self.layouts.len() as u64
+    }
+
+    /// Every consistent world of positive weight, with its normalized
+    /// weight.
+    fn worlds(&self) -> Vec<(Jungle, f64)> {
+        self.weights()
+            .into_iter()
+            .filter(|&(_, weight)| weight > 0.0)
+            .map(|(layout, weight)| (self.info.consistent_world(&layout), weight))
+            .collect()
+    }
+}
+
+impl NaiveWorld for WeightedInfoSet {
+    fn naive_world(&self) -> Jungle {
+        self.info.naive_world()
     }
 }
 

@@ -77,8 +77,16 @@ pub enum Setup {
 
 /// The rules of Hidden Jungle: the perfect-information rules used inside
 /// each world, plus the reveal policy and the setup.
+///
+/// With the `serde` feature, deserialization goes through
+/// [`HiddenRules::check`]: rules that Hidden Jungle cannot be played with
+/// are refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_impl::HiddenRulesRaw")
+)]
 #[non_exhaustive]
 pub struct HiddenRules {
     /// The rules of play (default: the standard rules plus
@@ -145,8 +153,16 @@ const START_SQUARES: [[u8; 8]; 2] = [
 
 /// A piece's public, stable identity: its start square. Written
 /// `<side>@<square>`, e.g. `1@c7`.
+///
+/// With the `serde` feature it serializes as its start square and
+/// deserializes through [`PieceId::new`]: a square where no piece starts is
+/// refused with [`HiddenError::NotAStartSquare`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "Square")
+)]
 pub struct PieceId(Square);
 
 impl PieceId {
@@ -216,8 +232,16 @@ impl fmt::Debug for PieceId {
 
 /// One side's setup: the animal on each of its start squares, in slot
 /// order. Always a permutation of the eight animals.
+///
+/// With the `serde` feature it serializes as the list of its animals and
+/// deserializes through [`Layout::new`]: a list that is not a permutation
+/// is refused with [`HiddenError::NotAPermutation`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "[Animal; 8]")
+)]
 pub struct Layout([Animal; 8]);
 
 impl Layout {
@@ -341,6 +365,12 @@ pub enum HiddenError {
     /// The game is over.
     #[error("the game is over")]
     GameOver,
+    /// A square where no piece starts, given as a [`PieceId`].
+    #[error("no piece starts on {square}, so it names no piece")]
+    NotAStartSquare {
+        /// The square given.
+        square: Square,
+    },
     /// An opponent setup that does not fit the observations.
     #[error("the opponent setup {layout} does not fit the observations")]
     InconsistentLayout {
@@ -355,4 +385,51 @@ pub enum HiddenError {
         /// What does not fit.
         reason: String,
     },
+}
+
+impl TryFrom<Square> for PieceId {
+    type Error = HiddenError;
+
+    /// [`PieceId::new`], with an error for a square where no piece starts.
+    fn try_from(square: Square) -> Result<PieceId, HiddenError> {
+        PieceId::new(square).ok_or(HiddenError::NotAStartSquare { square })
+    }
+}
+
+impl TryFrom<[Animal; 8]> for Layout {
+    type Error = HiddenError;
+
+    /// [`Layout::new`].
+    fn try_from(animals: [Animal; 8]) -> Result<Layout, HiddenError> {
+        Layout::new(animals)
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impl {
+    //! Serialized hidden rules before [`HiddenRules::check`].
+
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    #[serde(rename = "HiddenRules")]
+    pub(super) struct HiddenRulesRaw {
+        rules: Rules,
+        reveal: Reveal,
+        setup: Setup,
+    }
+
+    impl TryFrom<HiddenRulesRaw> for HiddenRules {
+        type Error = HiddenError;
+
+        fn try_from(raw: HiddenRulesRaw) -> Result<HiddenRules, HiddenError> {
+            let rules = HiddenRules {
+                rules: raw.rules,
+                reveal: raw.reveal,
+                setup: raw.setup,
+            };
+            rules.check()?;
+            Ok(rules)
+        }
+    }
 }

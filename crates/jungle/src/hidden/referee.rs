@@ -1,7 +1,8 @@
 //! The referee: the true game, and the public observation of each move.
 
-use game_traits::{Game, Outcome, Player};
-use rand::SeedableRng;
+use game_traits::hidden::Arbiter;
+use game_traits::{Game, IllegalMove, Outcome, Player};
+use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::infoset::HiddenInfoSet;
@@ -144,9 +145,19 @@ impl Referee {
     ///
     /// # Panics
     ///
-    /// If the rules are unsupported (see [`HiddenRules::check`]).
+    /// If the rules are unsupported (see [`HiddenRules::check`]);
+    /// [`Referee::try_random`] returns the error instead.
     #[must_use]
     pub fn random(rules: HiddenRules, seed: u64) -> Referee {
+        Referee::try_random(rules, seed).expect("supported Hidden Jungle rules")
+    }
+
+    /// [`Referee::random`] without the panic.
+    ///
+    /// # Errors
+    ///
+    /// [`HiddenError::UnsupportedRules`] (see [`HiddenRules::check`]).
+    pub fn try_random(rules: HiddenRules, seed: u64) -> Result<Referee, HiddenError> {
         let layouts = if rules.setup == Setup::Standard {
             [
                 Layout::standard(Player::First),
@@ -156,7 +167,7 @@ impl Referee {
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             [Layout::random(&mut rng), Layout::random(&mut rng)]
         };
-        Referee::new(rules, layouts).expect("supported Hidden Jungle rules")
+        Referee::new(rules, layouts)
     }
 
     /// The rules.
@@ -264,6 +275,48 @@ impl Referee {
 
     fn animal_of(&self, piece: PieceId) -> Animal {
         self.layouts[piece.owner().index()].animal(piece.slot())
+    }
+}
+
+impl Arbiter for Referee {
+    type InfoSet = HiddenInfoSet;
+
+    fn truth(&self) -> &Jungle {
+        &self.world
+    }
+
+    fn information_set(&self, player: Player) -> HiddenInfoSet {
+        Referee::information_set(self, player)
+    }
+
+    fn play_move(&mut self, mv: Move) -> Result<(), IllegalMove<Move>> {
+        match self.play(mv) {
+            Ok(_) => Ok(()),
+            // The position's own refusal says whether the game was over.
+            Err(_) => Err(self
+                .world
+                .clone()
+                .try_play(mv)
+                .err()
+                .unwrap_or(IllegalMove::new(mv))),
+        }
+    }
+
+    /// The same public history with the opponent's setup drawn again,
+    /// uniformly among those consistent with what `player` has observed.
+    fn redeal<R: Rng + ?Sized>(&self, player: Player, rng: &mut R) -> Referee {
+        let theirs = self.information_set(player).sample_layout(rng);
+        let mut layouts = self.layouts;
+        layouts[player.opponent().index()] = theirs;
+        let mut referee =
+            Referee::new(self.rules, layouts).expect("the rules and setups were accepted before");
+        for observation in &self.log {
+            referee
+                .play(observation.mv)
+                .expect("a consistent setup allows every public move");
+        }
+        debug_assert_eq!(referee.log, self.log, "a consistent setup replays the log");
+        referee
     }
 }
 

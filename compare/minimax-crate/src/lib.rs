@@ -1,0 +1,261 @@
+//! `bitboard-othello`'s [`Board`] behind the `minimax` crate's traits, with
+//! the same evaluator as `pimc-alphabeta` uses, so the two alpha-beta
+//! engines can be compared on equal terms. The binary (`src/main.rs`)
+//! runs the comparison.
+
+use std::time::{Duration, Instant};
+
+use bitboard_othello::{Board, HeuristicEvaluator, Move};
+use game_traits::{
+    Evaluator as _, Game as _, LimitKind, Limits, Outcome, SearchReport, SearchStats, Searcher,
+    StopReason,
+};
+use minimax::{IterativeOptions, IterativeSearch, Strategy, Winner};
+
+/// Othello for the `minimax` crate: our [`Board`] and [`Move`], our rules
+/// (a pass is a real move, so turns alternate as `minimax` assumes).
+pub struct OthelloRules;
+
+impl minimax::Game for OthelloRules {
+    type S = Board;
+    type M = Move;
+
+    fn generate_moves(state: &Board, moves: &mut Vec<Move>) -> Option<Winner> {
+        if let Some(winner) = Self::get_winner(state) {
+            return Some(winner);
+        }
+        state.legal_moves(moves);
+        None
+    }
+
+    fn apply(state: &mut Board, mv: Move) -> Option<Board> {
+        let mut next = state.clone();
+        next.play(mv);
+        Some(next)
+    }
+
+    fn get_winner(state: &Board) -> Option<Winner> {
+        state.outcome().map(|outcome| match outcome {
+            Outcome::Win(player) if player == state.to_move() => Winner::PlayerToMove,
+            Outcome::Win(_) => Winner::PlayerJustMoved,
+            Outcome::Draw => Winner::Draw,
+        })
+    }
+
+    fn zobrist_hash(state: &Board) -> u64 {
+        state.hash_key()
+    }
+
+    fn table_index(mv: Move) -> u16 {
+        mv.index() as u16
+    }
+
+    fn max_table_index() -> u16 {
+        64
+    }
+}
+
+/// The same evaluator as `pimc-alphabeta`'s searches use
+/// ([`HeuristicEvaluator`], a value in `[-1, 1]`), scaled to the `minimax`
+/// crate's `i16` evaluations: `round(10_000 * value)`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SameEvaluator(pub HeuristicEvaluator);
+
+/// The scale from values to `minimax` evaluations.
+pub const SCALE: f32 = 10_000.0;
+
+impl minimax::Evaluator for SameEvaluator {
+    type G = OthelloRules;
+
+    fn evaluate(&self, state: &Board) -> minimax::Evaluation {
+        (self.0.value(state).clamp(-1.0, 1.0) * SCALE).round() as minimax::Evaluation
+    }
+}
+
+/// How the `minimax` crate's search is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MinimaxSetup {
+    /// `IterativeOptions::new()`: its defaults (1 MiB two-tier table,
+    /// null-window search).
+    Default,
+    /// Its defaults plus a 16 MiB table, countermoves and the countermove
+    /// history table: its move ordering switched on.
+    Tuned,
+}
+
+impl MinimaxSetup {
+    fn options(self) -> IterativeOptions {
+        match self {
+            MinimaxSetup::Default => IterativeOptions::new(),
+            MinimaxSetup::Tuned => IterativeOptions::new()
+                .with_table_byte_size(16 << 20)
+                .with_countermoves()
+                .with_countermove_history(),
+        }
+    }
+
+    /// The label used in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            MinimaxSetup::Default => "minimax 0.6 (defaults)",
+            MinimaxSetup::Tuned => "minimax 0.6 (countermoves, history, 16 MiB)",
+        }
+    }
+}
+
+/// A fresh `minimax` iterative-deepening search.
+pub fn minimax_search(setup: MinimaxSetup) -> IterativeSearch<SameEvaluator> {
+    IterativeSearch::new(SameEvaluator::default(), setup.options())
+}
+
+/// One search to a fixed depth: the move, the nodes of the completed
+/// iterations and the time.
+#[derive(Clone, Debug)]
+pub struct DepthRun {
+    /// The move chosen.
+    pub best: Option<Move>,
+    /// Nodes of all iterations up to the depth.
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub time: Duration,
+}
+
+/// The `minimax` crate's iterative deepening on `board` to `depth`, from a
+/// fresh search. Its node count is read from its `stats()` text ("Explored
+/// N nodes to depth D"), the only place it reports it.
+///
+/// # Panics
+///
+/// If the `stats()` text does not have the expected form (a different
+/// crate version).
+pub fn minimax_to_depth(board: &Board, depth: u8, setup: MinimaxSetup) -> DepthRun {
+    let mut search = minimax_search(setup);
+    search.set_max_depth(depth);
+    let started = Instant::now();
+    let best = search.choose_move(board);
+    let time = started.elapsed();
+    let stats = search.stats(&mut board.clone());
+    DepthRun {
+        best,
+        nodes: explored_nodes(&stats, depth),
+        time,
+    }
+}
+
+/// Reads "Explored N nodes to depth D" from the `minimax` crate's stats.
+///
+/// # Panics
+///
+/// If the text is not there or the depth differs.
+pub fn explored_nodes(stats: &str, depth: u8) -> u64 {
+    let after = stats
+        .split("Explored ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no node count in {stats:?}"));
+    let mut words = after.split_whitespace();
+    let nodes: u64 = words
+        .next()
+        .and_then(|word| word.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {stats:?}"));
+    let reached: u8 = words
+        .nth(3)
+        .and_then(|word| word.trim_end_matches('.').parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {stats:?}"));
+    assert_eq!(reached, depth, "the search stopped early: {stats}");
+    nodes
+}
+
+/// `pimc-alphabeta`'s [`AlphaBeta`](pimc_alphabeta::AlphaBeta) with its
+/// defaults (one thread) to `depth`, from a fresh search.
+pub fn ours_to_depth(board: &Board, depth: u32) -> DepthRun {
+    let mut search = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default());
+    let started = Instant::now();
+    let report = search.search(board, &Limits::depth(depth));
+    let time = started.elapsed();
+    assert_eq!(report.stats.depth, depth);
+    DepthRun {
+        best: report.best,
+        nodes: report.stats.nodes,
+        time,
+    }
+}
+
+/// The `minimax` crate's search as a [`Searcher`], for matches: it honours
+/// only time (its own timer thread) and depth.
+pub struct MinimaxCrate {
+    search: IterativeSearch<SameEvaluator>,
+    setup: MinimaxSetup,
+}
+
+impl MinimaxCrate {
+    /// A searcher with the given setup.
+    pub fn new(setup: MinimaxSetup) -> MinimaxCrate {
+        MinimaxCrate {
+            search: minimax_search(setup),
+            setup,
+        }
+    }
+}
+
+impl Searcher<Board> for MinimaxCrate {
+    fn search(&mut self, board: &Board, limits: &Limits) -> SearchReport<Move> {
+        let started = Instant::now();
+        if board.is_over() {
+            return SearchReport::game_over(board, started.elapsed());
+        }
+        match (limits.time, limits.depth) {
+            (Some(time), Some(depth)) => {
+                self.search.set_depth_or_timeout(depth.min(99) as u8, time)
+            }
+            (Some(time), None) => self.search.set_timeout(time),
+            (None, depth) => self.search.set_max_depth(depth.unwrap_or(8).min(99) as u8),
+        }
+        let best = self.search.choose_move(board).or_else(|| {
+            let mut moves = Vec::new();
+            board.legal_moves(&mut moves);
+            moves.first().copied()
+        });
+        SearchReport::new(best, 0.0)
+            .with_pv(best.into_iter().collect())
+            .with_stats(SearchStats::new(0, 0, 0, started.elapsed()).with_stop(StopReason::Unknown))
+    }
+
+    fn name(&self) -> String {
+        self.setup.label().to_string()
+    }
+
+    fn honours(&self, kind: LimitKind) -> bool {
+        matches!(kind, LimitKind::Time | LimitKind::Depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_traits::Player;
+
+    #[test]
+    fn both_engines_find_legal_moves_and_agree_on_terminal_scores() {
+        let board = Board::start();
+        for setup in [MinimaxSetup::Default, MinimaxSetup::Tuned] {
+            let run = minimax_to_depth(&board, 4, setup);
+            assert!(run.best.is_some_and(|mv| board.is_legal(mv)));
+            assert!(run.nodes > 0);
+        }
+        let ours = ours_to_depth(&board, 4);
+        assert!(ours.best.is_some_and(|mv| board.is_legal(mv)));
+        // A finished game: the winner is seen from the player to move.
+        let full: Board = format!("{} X", "X".repeat(64)).parse().unwrap();
+        assert_eq!(
+            <OthelloRules as minimax::Game>::get_winner(&full),
+            Some(Winner::PlayerToMove)
+        );
+        assert_eq!(full.to_move(), Player::First);
+    }
+
+    #[test]
+    fn the_node_count_is_read_from_the_stats() {
+        let text = "Principal variation: x\nExplored 1234 nodes to depth 6. MBF=1.0 EBF=2.0\n";
+        assert_eq!(explored_nodes(text, 6), 1234);
+    }
+}

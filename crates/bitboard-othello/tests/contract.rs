@@ -1,0 +1,67 @@
+//! The `Limits` contract on the endgame solver, and the settings that used
+//! to hang, panic or abort it.
+
+use std::time::Duration;
+
+use bitboard_othello::{Board, ConfigError, Solver};
+use game_traits::testing::{ContractOptions, check_limits_contract};
+use game_traits::{Game, Limits, Searcher, StopReason};
+use rand::{RngExt, SeedableRng};
+
+/// A position with `empties` empty squares, from a seeded random game.
+fn endgame(empties: u32, seed: u64) -> Board {
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    loop {
+        let mut board = Board::start();
+        let mut moves = Vec::new();
+        while board.empty_count() > empties && !board.is_over() {
+            board.legal_moves(&mut moves);
+            board.play(moves[rng.random_range(..moves.len())]);
+        }
+        if !board.is_over() {
+            return board;
+        }
+    }
+}
+
+#[test]
+fn the_solver_keeps_the_contract() {
+    let options = ContractOptions::default();
+    check_limits_contract(Solver::new, &endgame(12, 1), &options).unwrap();
+    check_limits_contract(Solver::wld, &endgame(14, 2), &options).unwrap();
+}
+
+#[test]
+fn a_huge_time_limit_saturates() {
+    let board = endgame(10, 3);
+    let report = Solver::new().search(&board, &Limits::time(Duration::MAX));
+    assert_eq!(report.stats.stop, StopReason::Solved);
+    assert!(report.best.is_some());
+}
+
+#[test]
+fn limits_that_cut_the_solve_short_say_so() {
+    let board = endgame(24, 4);
+    let report = Solver::new().search(&board, &Limits::nodes(10_000));
+    assert_eq!(report.stats.stop, StopReason::Nodes);
+    assert!(report.stats.nodes <= 10_000 + 64, "{}", report.stats.nodes);
+    assert_eq!(report.value, 0.0);
+    let report = Solver::new().search(&board, &Limits::time(Duration::from_millis(20)));
+    assert_eq!(report.stats.stop, StopReason::Time);
+    assert!(board.is_legal(report.best.unwrap()));
+}
+
+#[test]
+fn table_sizes_are_checked_before_allocating() {
+    for bits in [0, 3, 29, 64, u32::MAX] {
+        let error = Solver::try_with_table_bits(bits).unwrap_err();
+        assert!(
+            matches!(error, ConfigError::OutOfRange { .. }),
+            "{bits}: {error}"
+        );
+        assert!(error.to_string().contains("table bits"), "{error}");
+    }
+    assert!(Solver::try_with_table_bits(10).is_ok());
+    // The infallible door clamps into the range.
+    let _small = Solver::with_table_bits(0);
+}

@@ -1,0 +1,1119 @@
+//! Searchers and games by name: `uct:iters=10000`, `rave:c=0.25`,
+//! `gumbel:sims=64`, `random` on `othello`, `jungle`, `tictactoe`, `nim`.
+//!
+//! A **searcher spec** is a name, optionally followed by `:` and
+//! comma-separated `key=value` settings:
+//!
+//! ```
+//! use game_search::registry::SearcherSpec;
+//!
+//! let spec: SearcherSpec = "rave:c=0.25,iters=2000".parse()?;
+//! assert_eq!(spec.name(), "rave");
+//! assert_eq!(spec.limits().iterations, Some(2_000));
+//! assert!("uct:c=fast".parse::<SearcherSpec>().is_err());
+//! # Ok::<(), game_search::registry::RegistryError>(())
+//! ```
+//!
+//! Every searcher takes the **budget keys** `iters` (alias `sims`:
+//! iterations, playouts or simulations per move), `ms` (milliseconds per
+//! move), `nodes` and `depth`; they fill `game_traits::Limits`. A spec
+//! without any budget key gets the searcher's default budget from
+//! [`SEARCHERS`] (iteration and depth budgets, so that seeded games
+//! repeat exactly). A budget field the searcher ignores (see
+//! `Searcher::honours`) is reported by [`ignored_budget`] and the tools
+//! warn about it. The other keys of each searcher are listed in
+//! [`SEARCHERS`] and by `cargo run --example tournament -- --list`.
+//!
+//! Games are types implementing [`RegistryGame`]: the rules plus what the
+//! searchers need (playouts, an evaluator, a policy evaluator) and what
+//! people need (move and position text, a board drawing, a game record).
+//! [`visit_game`] runs generic code on the game named on a command line.
+//!
+//! # Adding a searcher
+//!
+//! 1. Add a row to [`SEARCHERS`]: its name, a one-line summary, its keys
+//!    (name, [`ValueKind`], default, help) and its default budget.
+//! 2. Add one arm to the `match` in [`build_searcher`] that builds it from
+//!    the parsed settings, the game's knowledge ([`RegistryGame`]) and the
+//!    seed. Alpha-beta, for instance, is one arm: `"alphabeta" =>
+//!    boxed(AlphaBeta::new(G::evaluator(), config))`, with `depth` already
+//!    a budget key.
+//!
+//! The cross-product test (`tests/cross_product.rs`) then plays it on
+//! every game: legal moves, repeatable seeded runs, the `Limits`
+//! contract, finished positions. A searcher for hidden-information games
+//! (PIMC) needs games that expose an information set: give
+//! [`RegistryGame`] a provided method returning `Option` of one and build
+//! PIMC only where it is `Some`, as [`build_searcher`] does for Othello's
+//! exact `solver`.
+//!
+//! # Adding a game
+//!
+//! 1. Implement [`RegistryGame`] for its type (see `src/games.rs`: about
+//!    60 lines per game, most of them the board drawing).
+//! 2. Add the type to the `games!` list at the end of this module; it
+//!    generates [`GAMES`] and the dispatch in [`visit_game`].
+//!
+//! Gomoku, for instance, is `impl RegistryGame for gomoku::Board` and
+//! `games!(Board, Jungle, TicTacToe, Nim, gomoku::Board)`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use bitboard_othello::{Board, SolveMode, Solver};
+use game_traits::testing::{MinimaxSearcher, Nim, TicTacToe};
+use game_traits::{
+    ActionSpace, Evaluator, GreedySearcher, LimitKind, Limits, Playout, PolicyEvaluator,
+    RandomSearcher, Searcher,
+};
+use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
+use jungle::Jungle;
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, TreePolicy, Uct};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
+
+/// A searcher behind a box, as tournaments mix them.
+pub type BoxedSearcher<G> = Box<dyn Searcher<G> + Send>;
+
+/// Why a spec, a value, a move or a position was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// The spec is empty or not `name[:key=value,...]`.
+    #[error("bad searcher spec {spec:?}: {reason}")]
+    Malformed {
+        /// The spec given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// No searcher has this name.
+    #[error("unknown searcher {name:?}; known searchers: {known}")]
+    UnknownSearcher {
+        /// The name given.
+        name: String,
+        /// The names that exist.
+        known: String,
+    },
+    /// The searcher has no setting of this name.
+    #[error("searcher {searcher:?} has no setting {key:?}; its settings: {known}")]
+    UnknownKey {
+        /// The searcher.
+        searcher: String,
+        /// The key given.
+        key: String,
+        /// The keys it has.
+        known: String,
+    },
+    /// A setting given twice.
+    #[error("setting {key:?} is given twice in {spec:?}")]
+    DuplicateKey {
+        /// The spec.
+        spec: String,
+        /// The repeated key.
+        key: String,
+    },
+    /// A value that does not parse or is out of range.
+    #[error("bad value {value:?} for {searcher}:{key}: expected {expected}")]
+    BadValue {
+        /// The searcher.
+        searcher: String,
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the key accepts.
+        expected: String,
+    },
+    /// The searcher's own validation refused the settings.
+    #[error("searcher {searcher:?}: {message}")]
+    Config {
+        /// The searcher.
+        searcher: String,
+        /// The searcher crate's message.
+        message: String,
+    },
+    /// The searcher does not play this game.
+    #[error("searcher {searcher:?} does not play {game}: {reason}")]
+    Unsupported {
+        /// The searcher.
+        searcher: String,
+        /// The game.
+        game: String,
+        /// Why.
+        reason: String,
+    },
+    /// No game has this name.
+    #[error("unknown game {name:?}; known games: {known}")]
+    UnknownGame {
+        /// The name given.
+        name: String,
+        /// The names that exist.
+        known: String,
+    },
+    /// A move or position that could not be read.
+    #[error("{0}")]
+    Input(#[from] InputError),
+}
+
+/// A move or a position that could not be read, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InputError {
+    /// Text that names no move of the game.
+    #[error("{text:?} is not a move: {reason}")]
+    BadMove {
+        /// The text given.
+        text: String,
+        /// What the game expected.
+        reason: String,
+    },
+    /// A move the rules do not allow here.
+    #[error("{text} is not legal here; legal moves: {legal}")]
+    IllegalMove {
+        /// The move.
+        text: String,
+        /// The legal moves.
+        legal: String,
+    },
+    /// The game is over: no move is legal.
+    #[error("the game is over: no move is legal")]
+    GameOver,
+    /// Text that is not a position of the game.
+    #[error("{text:?} is not a position: {reason}")]
+    BadPosition {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The kind of value a setting takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A whole number from `min` up.
+    Integer {
+        /// The smallest value accepted.
+        min: u64,
+    },
+    /// A finite decimal number (the searcher checks its range).
+    Number,
+    /// `true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off`).
+    Switch,
+    /// One of the listed words.
+    Choice(&'static [&'static str]),
+}
+
+impl ValueKind {
+    fn expected(self) -> String {
+        match self {
+            ValueKind::Integer { min } => format!("a whole number >= {min}"),
+            ValueKind::Number => "a finite number".to_string(),
+            ValueKind::Switch => "true or false".to_string(),
+            ValueKind::Choice(words) => format!("one of {}", words.join(", ")),
+        }
+    }
+
+    fn parse(self, text: &str) -> Option<Value> {
+        match self {
+            ValueKind::Integer { min } => text
+                .replace('_', "")
+                .parse::<u64>()
+                .ok()
+                .filter(|&value| value >= min)
+                .map(Value::Integer),
+            ValueKind::Number => text
+                .parse::<f64>()
+                .ok()
+                .filter(|value| value.is_finite())
+                .map(Value::Number),
+            ValueKind::Switch => match text.to_ascii_lowercase().as_str() {
+                "true" | "1" | "yes" | "on" => Some(Value::Switch(true)),
+                "false" | "0" | "no" | "off" => Some(Value::Switch(false)),
+                _ => None,
+            },
+            ValueKind::Choice(words) => words
+                .iter()
+                .find(|word| word.eq_ignore_ascii_case(text))
+                .map(|word| Value::Choice(word)),
+        }
+    }
+}
+
+/// A parsed setting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// A whole number.
+    Integer(u64),
+    /// A decimal number.
+    Number(f64),
+    /// A switch.
+    Switch(bool),
+    /// One word of a [`ValueKind::Choice`].
+    Choice(&'static str),
+}
+
+/// One setting a searcher accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyInfo {
+    /// The key, as written in specs.
+    pub key: &'static str,
+    /// What it takes.
+    pub kind: ValueKind,
+    /// The default (empty: unset).
+    pub default: &'static str,
+    /// What it does.
+    pub help: &'static str,
+}
+
+/// A searcher of the registry.
+#[derive(Clone, Copy, Debug)]
+pub struct SearcherInfo {
+    /// The name, as written in specs.
+    pub name: &'static str,
+    /// A one-line summary.
+    pub summary: &'static str,
+    /// Its own settings (the budget keys come on top).
+    pub keys: &'static [KeyInfo],
+    /// The budget used when a spec gives none, as budget settings
+    /// (`"iters=10000"`; empty: the searcher needs none).
+    pub default_budget: &'static str,
+}
+
+const PLAYOUTS: ValueKind = ValueKind::Choice(&["random", "heuristic"]);
+
+/// The budget keys every searcher takes.
+pub const BUDGET_KEYS: &[KeyInfo] = &[
+    KeyInfo {
+        key: "iters",
+        kind: ValueKind::Integer { min: 1 },
+        default: "",
+        help: "iterations per move (playouts, simulations); alias sims",
+    },
+    KeyInfo {
+        key: "ms",
+        kind: ValueKind::Integer { min: 1 },
+        default: "",
+        help: "milliseconds per move",
+    },
+    KeyInfo {
+        key: "nodes",
+        kind: ValueKind::Integer { min: 1 },
+        default: "",
+        help: "nodes per move (visited, or kept in a tree)",
+    },
+    KeyInfo {
+        key: "depth",
+        kind: ValueKind::Integer { min: 1 },
+        default: "",
+        help: "search depth in plies",
+    },
+];
+
+/// Every searcher the registry builds.
+pub const SEARCHERS: &[SearcherInfo] = &[
+    SearcherInfo {
+        name: "uct",
+        summary: "MCTS with UCT (mcts-rave), random playouts to the end",
+        keys: &[
+            KeyInfo {
+                key: "c",
+                kind: ValueKind::Number,
+                default: "1",
+                help: "exploration constant (values in [-1, 1])",
+            },
+            KeyInfo {
+                key: "playout",
+                kind: PLAYOUTS,
+                default: "random",
+                help: "random: the game's fastest uniform playout; heuristic: its playout policy",
+            },
+            KeyInfo {
+                key: "cutoff",
+                kind: ValueKind::Integer { min: 0 },
+                default: "",
+                help: "play out this many plies, then ask the game's evaluator",
+            },
+            KeyInfo {
+                key: "threads",
+                kind: ValueKind::Integer { min: 1 },
+                default: "1",
+                help: "root-parallel search threads",
+            },
+            KeyInfo {
+                key: "reuse",
+                kind: ValueKind::Switch,
+                default: "true",
+                help: "keep the subtree of the moves played",
+            },
+        ],
+        default_budget: "iters=10000",
+    },
+    SearcherInfo {
+        name: "rave",
+        summary: "MCTS with UCT and RAVE/AMAF (mcts-rave), minimum-MSE schedule",
+        keys: &[
+            KeyInfo {
+                key: "c",
+                kind: ValueKind::Number,
+                default: "",
+                help: "exploration constant (default: the game's; 0.25 on Othello, where it was tuned, 1 elsewhere)",
+            },
+            KeyInfo {
+                key: "bias",
+                kind: ValueKind::Number,
+                default: "0.2",
+                help: "RAVE bias b of the minimum-MSE schedule",
+            },
+            KeyInfo {
+                key: "k",
+                kind: ValueKind::Number,
+                default: "",
+                help: "use the equivalence-parameter schedule with this k instead",
+            },
+            KeyInfo {
+                key: "playout",
+                kind: PLAYOUTS,
+                default: "random",
+                help: "random: the game's fastest uniform playout; heuristic: its playout policy",
+            },
+            KeyInfo {
+                key: "cutoff",
+                kind: ValueKind::Integer { min: 0 },
+                default: "",
+                help: "play out this many plies, then ask the game's evaluator",
+            },
+            KeyInfo {
+                key: "threads",
+                kind: ValueKind::Integer { min: 1 },
+                default: "1",
+                help: "root-parallel search threads",
+            },
+            KeyInfo {
+                key: "reuse",
+                kind: ValueKind::Switch,
+                default: "true",
+                help: "keep the subtree of the moves played",
+            },
+        ],
+        default_budget: "iters=10000",
+    },
+    SearcherInfo {
+        name: "gumbel",
+        summary: "Gumbel AlphaZero (gumbel-az) with the game's policy evaluator",
+        keys: &[
+            KeyInfo {
+                key: "k",
+                kind: ValueKind::Integer { min: 1 },
+                default: "16",
+                help: "actions considered at the root (the reference's 16; 4 plays best on Othello)",
+            },
+            KeyInfo {
+                key: "scale",
+                kind: ValueKind::Number,
+                default: "0",
+                help: "Gumbel noise scale (1 samples moves as in self-play)",
+            },
+            KeyInfo {
+                key: "c_visit",
+                kind: ValueKind::Number,
+                default: "50",
+                help: "completed-Q c_visit",
+            },
+            KeyInfo {
+                key: "c_scale",
+                kind: ValueKind::Number,
+                default: "0.1",
+                help: "completed-Q c_scale",
+            },
+        ],
+        default_budget: "iters=64",
+    },
+    SearcherInfo {
+        name: "puct",
+        summary: "AlphaZero PUCT (gumbel-az) with the game's policy evaluator",
+        keys: &[
+            KeyInfo {
+                key: "c",
+                kind: ValueKind::Number,
+                default: "1.25",
+                help: "c_puct",
+            },
+            KeyInfo {
+                key: "fpu",
+                kind: ValueKind::Choice(&["parent", "loss"]),
+                default: "parent",
+                help: "value of unvisited moves: the parent's mean, or a loss (AlphaZero)",
+            },
+            KeyInfo {
+                key: "reuse",
+                kind: ValueKind::Switch,
+                default: "true",
+                help: "keep the subtree of the moves played",
+            },
+        ],
+        default_budget: "iters=64",
+    },
+    SearcherInfo {
+        name: "alphabeta",
+        summary: "negamax alpha-beta with PVS, iterative deepening, a transposition table and move ordering (pimc-alphabeta)",
+        keys: &[KeyInfo {
+            key: "threads",
+            kind: ValueKind::Integer { min: 1 },
+            default: "1",
+            help: "lazy-SMP search threads sharing the table",
+        }],
+        default_budget: "depth=5",
+    },
+    SearcherInfo {
+        name: "minimax",
+        summary: "brute-force minimax with the game's evaluator at the depth limit (no pruning)",
+        keys: &[],
+        default_budget: "depth=3",
+    },
+    SearcherInfo {
+        name: "greedy",
+        summary: "one ply: the move the game's evaluator likes best",
+        keys: &[],
+        default_budget: "",
+    },
+    SearcherInfo {
+        name: "random",
+        summary: "a uniformly random legal move",
+        keys: &[],
+        default_budget: "",
+    },
+    SearcherInfo {
+        name: "solver",
+        summary: "Othello only: the exact endgame solver (bitboard-othello)",
+        keys: &[KeyInfo {
+            key: "mode",
+            kind: ValueKind::Choice(&["exact", "wld"]),
+            default: "exact",
+            help: "exact disc difference, or only win/draw/loss",
+        }],
+        default_budget: "ms=1000",
+    },
+];
+
+/// The names of every searcher, comma-separated.
+fn searcher_names() -> String {
+    SEARCHERS
+        .iter()
+        .map(|info| info.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A searcher named on a command line, with its settings and budget.
+///
+/// Text form: `name[:key=value,...]`; [`Display`](fmt::Display) writes it
+/// back in the order given, which makes it a stable identity in result
+/// files.
+#[derive(Clone, Debug)]
+pub struct SearcherSpec {
+    info: &'static SearcherInfo,
+    /// The settings given, in order, as written.
+    given: Vec<(&'static str, String)>,
+    values: BTreeMap<&'static str, Value>,
+    limits: Limits,
+}
+
+/// Two specs are equal when they read the same.
+impl PartialEq for SearcherSpec {
+    fn eq(&self, other: &SearcherSpec) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl SearcherSpec {
+    /// The searcher's name.
+    pub fn name(&self) -> &'static str {
+        self.info.name
+    }
+
+    /// The registry entry.
+    pub fn info(&self) -> &'static SearcherInfo {
+        self.info
+    }
+
+    /// The budget per move: the budget keys given, or the searcher's
+    /// default budget when none is.
+    pub fn limits(&self) -> Limits {
+        self.limits.clone()
+    }
+
+    /// The setting `key` (given or default), if it has a value.
+    pub fn value(&self, key: &str) -> Option<Value> {
+        self.values.get(key).copied()
+    }
+
+    /// Whether `key` was written in the spec.
+    pub fn is_given(&self, key: &str) -> bool {
+        self.given.iter().any(|(given, _)| *given == key)
+    }
+
+    /// The same spec with `key` set to `value` (replacing it if given),
+    /// as a budget sweep does.
+    ///
+    /// # Errors
+    ///
+    /// As [`FromStr`]: an unknown key or a bad value.
+    pub fn with_setting(&self, key: &str, value: &str) -> Result<SearcherSpec, RegistryError> {
+        let key = canonical_key(key);
+        let mut parts: Vec<String> = self
+            .given
+            .iter()
+            .filter(|(given, _)| *given != key)
+            .map(|(given, text)| format!("{given}={text}"))
+            .collect();
+        parts.push(format!("{key}={value}"));
+        format!("{}:{}", self.name(), parts.join(",")).parse()
+    }
+
+    fn number(&self, key: &str) -> Option<f64> {
+        match self.value(key) {
+            Some(Value::Number(value)) => Some(value),
+            Some(Value::Integer(value)) => Some(value as f64),
+            _ => None,
+        }
+    }
+
+    fn integer(&self, key: &str) -> Option<u64> {
+        match self.value(key) {
+            Some(Value::Integer(value)) => Some(value),
+            _ => None,
+        }
+    }
+
+    fn switch(&self, key: &str) -> Option<bool> {
+        match self.value(key) {
+            Some(Value::Switch(value)) => Some(value),
+            _ => None,
+        }
+    }
+
+    fn choice(&self, key: &str) -> Option<&'static str> {
+        match self.value(key) {
+            Some(Value::Choice(value)) => Some(value),
+            _ => None,
+        }
+    }
+
+    fn config_error(&self, error: impl fmt::Display) -> RegistryError {
+        RegistryError::Config {
+            searcher: self.to_string(),
+            message: error.to_string(),
+        }
+    }
+}
+
+fn canonical_key(key: &str) -> &str {
+    if key == "sims" { "iters" } else { key }
+}
+
+impl FromStr for SearcherSpec {
+    type Err = RegistryError;
+
+    fn from_str(text: &str) -> Result<SearcherSpec, RegistryError> {
+        let text = text.trim();
+        let malformed = |reason: &str| RegistryError::Malformed {
+            spec: text.to_string(),
+            reason: reason.to_string(),
+        };
+        let (name, settings) = match text.split_once(':') {
+            Some((name, settings)) => (name.trim(), Some(settings)),
+            None => (text, None),
+        };
+        if name.is_empty() {
+            return Err(malformed(
+                "no searcher name (expected name[:key=value,...])",
+            ));
+        }
+        let info = SEARCHERS
+            .iter()
+            .find(|info| info.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| RegistryError::UnknownSearcher {
+                name: name.to_string(),
+                known: searcher_names(),
+            })?;
+        let all_keys = || info.keys.iter().chain(BUDGET_KEYS.iter());
+        let mut given: Vec<(&'static str, String)> = Vec::new();
+        for setting in settings
+            .into_iter()
+            .flat_map(|settings| settings.split(','))
+        {
+            let setting = setting.trim();
+            if setting.is_empty() {
+                return Err(malformed("empty setting (expected key=value)"));
+            }
+            let (key, value) = setting
+                .split_once('=')
+                .ok_or_else(|| malformed(&format!("setting {setting:?} has no '='")))?;
+            let key = canonical_key(key.trim());
+            let known = all_keys().find(|known| known.key == key).ok_or_else(|| {
+                RegistryError::UnknownKey {
+                    searcher: info.name.to_string(),
+                    key: key.to_string(),
+                    known: all_keys()
+                        .map(|known| known.key)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                }
+            })?;
+            if given.iter().any(|(seen, _)| *seen == known.key) {
+                return Err(RegistryError::DuplicateKey {
+                    spec: text.to_string(),
+                    key: key.to_string(),
+                });
+            }
+            given.push((known.key, value.trim().to_string()));
+        }
+        let mut values = BTreeMap::new();
+        for known in all_keys() {
+            let written = given.iter().find(|(key, _)| *key == known.key);
+            let raw = written.map_or(known.default, |(_, value)| value.as_str());
+            if raw.is_empty() && written.is_none() {
+                continue;
+            }
+            let value = known
+                .kind
+                .parse(raw)
+                .ok_or_else(|| RegistryError::BadValue {
+                    searcher: info.name.to_string(),
+                    key: known.key.to_string(),
+                    value: raw.to_string(),
+                    expected: known.kind.expected(),
+                })?;
+            values.insert(known.key, value);
+        }
+        let budget_given = BUDGET_KEYS.iter().any(|key| values.contains_key(key.key));
+        if !budget_given && !info.default_budget.is_empty() {
+            for setting in info.default_budget.split(',') {
+                let (key, raw) = setting.split_once('=').unwrap_or((setting, ""));
+                if let Some(known) = BUDGET_KEYS.iter().find(|known| known.key == key)
+                    && let Some(value) = known.kind.parse(raw)
+                {
+                    values.insert(known.key, value);
+                }
+            }
+        }
+        let integer = |key| match values.get(key) {
+            Some(Value::Integer(value)) => Some(*value),
+            _ => None,
+        };
+        let mut limits = Limits::none();
+        if let Some(iterations) = integer("iters") {
+            limits = limits.with_iterations(iterations);
+        }
+        if let Some(ms) = integer("ms") {
+            limits = limits.with_time(Duration::from_millis(ms));
+        }
+        if let Some(nodes) = integer("nodes") {
+            limits = limits.with_nodes(nodes);
+        }
+        if let Some(depth) = integer("depth") {
+            limits = limits.with_depth(u32::try_from(depth).unwrap_or(u32::MAX));
+        }
+        Ok(SearcherSpec {
+            info,
+            given,
+            values,
+            limits,
+        })
+    }
+}
+
+impl fmt::Display for SearcherSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.info.name)?;
+        for (index, (key, value)) in self.given.iter().enumerate() {
+            let separator = if index == 0 { ':' } else { ',' };
+            write!(f, "{separator}{key}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A game the registry knows: the rules, the knowledge its searchers use,
+/// and the text people read and write.
+pub trait RegistryGame: ActionSpace {
+    /// The name on the command line.
+    const NAME: &'static str;
+    /// A one-line description.
+    const SUMMARY: &'static str;
+
+    /// The fastest uniformly random playout (`playout=random`).
+    type RandomPlayout: Playout<Self> + Clone + Send + Sync + fmt::Debug + 'static;
+    /// The game's playout policy (`playout=heuristic`).
+    type HeuristicPlayout: Playout<Self> + Clone + Send + Sync + fmt::Debug + 'static;
+    /// The static evaluator (greedy, minimax, MCTS cut-offs).
+    type Evaluator: Evaluator<Self> + Clone + 'static;
+    /// The policy evaluator (Gumbel AlphaZero, PUCT).
+    type Policy: PolicyEvaluator<Self> + Clone + 'static;
+
+    /// RAVE's exploration constant when the spec sets none: the
+    /// game-neutral one unless the game has a tuned value.
+    const RAVE_EXPLORATION: f32 = Rave::NEUTRAL_EXPLORATION;
+
+    /// The position hash alpha-beta's transposition table keys on; `None`
+    /// (the default) searches without a table. Games with a
+    /// [`PositionHash`](game_traits::PositionHash) set it to `Some(Self::position_hash)`.
+    const HASH: Option<fn(&Self) -> u64> = None;
+
+    /// The start position.
+    fn start() -> Self;
+    /// The uniform playout.
+    fn random_playout() -> Self::RandomPlayout;
+    /// The playout policy.
+    fn heuristic_playout() -> Self::HeuristicPlayout;
+    /// The evaluator.
+    fn evaluator() -> Self::Evaluator;
+    /// The policy evaluator.
+    fn policy() -> Self::Policy;
+    /// Plies after which a match is stopped unfinished (scored a draw).
+    fn max_plies() -> usize;
+
+    /// Reads a move in this position.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::BadMove`] if `text` names no move.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, InputError>;
+    /// The text of a move, as [`parse_move`](RegistryGame::parse_move)
+    /// reads it.
+    fn move_text(mv: Self::Move) -> String;
+    /// Reads a position.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::BadPosition`] if `text` is not one.
+    fn parse_position(text: &str) -> Result<Self, InputError>;
+    /// The position as text, as
+    /// [`parse_position`](RegistryGame::parse_position) reads it.
+    fn position_text(&self) -> String;
+    /// The board for people: coordinates on the edges, `last` marked.
+    fn draw(&self, last: Option<Self::Move>) -> String;
+    /// The game record of `moves` played from `start`, in the game's own
+    /// notation.
+    fn record(start: &Self, moves: &[Self::Move]) -> String;
+
+    /// Searchers only this game has (Othello's endgame `solver`); `None`
+    /// if `spec` names none.
+    fn own_searcher(spec: &SearcherSpec) -> Option<BoxedSearcher<Self>> {
+        let _ = spec;
+        None
+    }
+}
+
+/// Reads a move and checks that it is legal in `state`.
+///
+/// # Errors
+///
+/// [`InputError`] saying what was wrong: not a move, not legal here (with
+/// the legal moves), or the game is over.
+pub fn parse_legal_move<G: RegistryGame>(state: &G, text: &str) -> Result<G::Move, InputError> {
+    if state.is_over() {
+        return Err(InputError::GameOver);
+    }
+    let mv = state.parse_move(text.trim())?;
+    if !state.is_legal(mv) {
+        return Err(InputError::IllegalMove {
+            text: G::move_text(mv),
+            legal: legal_move_list(state),
+        });
+    }
+    Ok(mv)
+}
+
+/// The legal moves of `state`, as text, space-separated.
+pub fn legal_move_list<G: RegistryGame>(state: &G) -> String {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(G::move_text)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Builds the searcher `spec` names for game `G`, seeded with `seed`.
+///
+/// # Errors
+///
+/// [`RegistryError::Config`] when the searcher's own validation refuses a
+/// setting; [`RegistryError::Unsupported`] for a searcher the game does
+/// not have (the Othello solver elsewhere).
+pub fn build_searcher<G: RegistryGame>(
+    spec: &SearcherSpec,
+    seed: u64,
+) -> Result<BoxedSearcher<G>, RegistryError> {
+    match spec.name() {
+        "uct" => mcts::<G, _>(spec, Uct, 1.0, seed),
+        "rave" => {
+            let rave = match spec.number("k") {
+                Some(k) => Rave::equivalence(k as f32),
+                None => Rave::minimum_mse(spec.number("bias").unwrap_or(0.2) as f32),
+            };
+            mcts::<G, _>(spec, rave, G::RAVE_EXPLORATION, seed)
+        }
+        "gumbel" => {
+            let completed_q = CompletedQ::default()
+                .with_c_visit(spec.number("c_visit").unwrap_or(50.0))
+                .with_c_scale(spec.number("c_scale").unwrap_or(0.1));
+            let config = GumbelConfig::default()
+                .with_seed(seed)
+                .with_max_considered_actions(spec.integer("k").unwrap_or(16) as usize)
+                .with_gumbel_scale(spec.number("scale").unwrap_or(0.0))
+                .with_completed_q(completed_q);
+            let searcher = GumbelAz::new(G::policy(), config).map_err(|e| spec.config_error(e))?;
+            Ok(Box::new(searcher))
+        }
+        "puct" => {
+            let first_play = match spec.choice("fpu") {
+                Some("loss") => FirstPlay::Fixed(-1.0),
+                _ => FirstPlay::ParentValue,
+            };
+            let config = PuctConfig::default()
+                .with_seed(seed)
+                .with_c_puct(spec.number("c").unwrap_or(1.25))
+                .with_first_play(first_play)
+                .with_reuse_tree(spec.switch("reuse").unwrap_or(true));
+            let searcher = Puct::new(G::policy(), config).map_err(|e| spec.config_error(e))?;
+            Ok(Box::new(searcher))
+        }
+        "alphabeta" => {
+            let config = AlphaBetaConfig::default()
+                .with_threads(spec.integer("threads").unwrap_or(1) as usize);
+            let mut searcher = AlphaBeta::without_hash(G::evaluator());
+            if let Some(hash) = G::HASH {
+                searcher = searcher.with_hash(hash);
+            }
+            let searcher = searcher
+                .with_config(config)
+                .map_err(|e| spec.config_error(e))?;
+            Ok(Box::new(searcher))
+        }
+        "minimax" => Ok(Box::new(MinimaxSearcher::with_evaluator(G::evaluator()))),
+        "greedy" => Ok(Box::new(GreedySearcher::new(G::evaluator()))),
+        "random" => Ok(Box::new(RandomSearcher::new(seed))),
+        name => G::own_searcher(spec).ok_or_else(|| RegistryError::Unsupported {
+            searcher: name.to_string(),
+            game: G::NAME.to_string(),
+            reason: "it is specific to another game".to_string(),
+        }),
+    }
+}
+
+fn mcts<G: RegistryGame, T: TreePolicy<G> + 'static>(
+    spec: &SearcherSpec,
+    policy: T,
+    exploration: f32,
+    seed: u64,
+) -> Result<BoxedSearcher<G>, RegistryError> {
+    let mut config = MctsConfig::default()
+        .with_seed(seed)
+        .with_exploration(spec.number("c").map_or(exploration, |c| c as f32))
+        .with_threads(spec.integer("threads").unwrap_or(1) as usize)
+        .with_reuse_tree(spec.switch("reuse").unwrap_or(true));
+    if let Some(depth) = spec.integer("cutoff") {
+        config = config.with_leaf(LeafEvaluation::PlayoutCutoff {
+            depth: u32::try_from(depth).unwrap_or(u32::MAX),
+        });
+    }
+    let search = Mcts::with_parts(config, policy, G::random_playout(), G::evaluator())
+        .map_err(|e| spec.config_error(e))?;
+    Ok(match spec.choice("playout") {
+        Some("heuristic") => Box::new(search.with_playout(G::heuristic_playout())),
+        _ => Box::new(search),
+    })
+}
+
+/// The budget fields `spec` sets that `searcher` ignores (see
+/// `Searcher::honours`): the tools warn about each.
+pub fn ignored_budget<G: game_traits::Game>(
+    spec: &SearcherSpec,
+    searcher: &dyn Searcher<G>,
+) -> Vec<LimitKind> {
+    let limits = spec.limits();
+    LimitKind::ALL
+        .into_iter()
+        .filter(|&kind| limits.get(kind).is_some() && !searcher.honours(kind))
+        .collect()
+}
+
+/// The Othello solver, for [`RegistryGame::own_searcher`].
+pub(crate) fn othello_solver(spec: &SearcherSpec) -> Option<BoxedSearcher<Board>> {
+    (spec.name() == "solver").then(|| {
+        let mode = match spec.choice("mode") {
+            Some("wld") => SolveMode::WinLossDraw,
+            _ => SolveMode::Exact,
+        };
+        Box::new(Solver::new().with_mode(mode)) as BoxedSearcher<Board>
+    })
+}
+
+/// Generic code to run on a game chosen by name.
+pub trait GameVisitor {
+    /// What the code returns.
+    type Output;
+    /// Runs on game `G`.
+    fn visit<G: RegistryGame>(self) -> Self::Output;
+}
+
+macro_rules! games {
+    ($($game:ty),* $(,)?) => {
+        /// Every game: name and summary.
+        pub const GAMES: &[(&str, &str)] = &[
+            $((<$game as RegistryGame>::NAME, <$game as RegistryGame>::SUMMARY)),*
+        ];
+
+        /// Runs `visitor` on the game called `name`.
+        ///
+        /// # Errors
+        ///
+        /// [`RegistryError::UnknownGame`] if no game has that name.
+        pub fn visit_game<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, RegistryError> {
+            $(
+                if name.eq_ignore_ascii_case(<$game as RegistryGame>::NAME) {
+                    return Ok(visitor.visit::<$game>());
+                }
+            )*
+            Err(RegistryError::UnknownGame {
+                name: name.to_string(),
+                known: GAMES.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", "),
+            })
+        }
+    };
+}
+
+games!(Board, Jungle, TicTacToe, Nim);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_with_defaults_and_round_trip() {
+        let spec: SearcherSpec = "uct:iters=10000,c=0.5".parse().unwrap();
+        assert_eq!(spec.name(), "uct");
+        assert_eq!(spec.limits().iterations, Some(10_000));
+        assert_eq!(spec.number("c"), Some(0.5));
+        assert_eq!(spec.choice("playout"), Some("random"));
+        assert_eq!(spec.to_string(), "uct:iters=10000,c=0.5");
+        let spec: SearcherSpec = "gumbel:sims=64".parse().unwrap();
+        assert_eq!(spec.to_string(), "gumbel:iters=64");
+        assert_eq!(spec.limits().iterations, Some(64));
+        // No budget given: the registry's default budget.
+        let spec: SearcherSpec = "rave".parse().unwrap();
+        assert_eq!(spec.limits().iterations, Some(10_000));
+        // RAVE's exploration constant is the game's unless given.
+        assert_eq!(spec.number("c"), None);
+        assert!(
+            "random"
+                .parse::<SearcherSpec>()
+                .unwrap()
+                .limits()
+                .is_unbounded()
+        );
+        let spec: SearcherSpec = "minimax:depth=2,ms=50".parse().unwrap();
+        assert_eq!(spec.limits().depth, Some(2));
+        assert_eq!(spec.limits().time, Some(Duration::from_millis(50)));
+        assert_eq!(spec.limits().iterations, None);
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_wrong() {
+        let error = |text: &str| text.parse::<SearcherSpec>().unwrap_err();
+        assert!(matches!(
+            error("alphazero"),
+            RegistryError::UnknownSearcher { .. }
+        ));
+        assert!(error("alphazero").to_string().contains("uct, rave"));
+        let unknown = error("uct:speed=3");
+        assert!(matches!(unknown, RegistryError::UnknownKey { .. }));
+        assert!(unknown.to_string().contains("c, playout"), "{unknown}");
+        assert!(matches!(
+            error("uct:c=fast"),
+            RegistryError::BadValue { .. }
+        ));
+        assert!(error("uct:c=fast").to_string().contains("finite number"));
+        assert!(matches!(
+            error("uct:iters=0"),
+            RegistryError::BadValue { .. }
+        ));
+        assert!(matches!(error("uct:c=NaN"), RegistryError::BadValue { .. }));
+        assert!(matches!(
+            error("uct:playout=smart"),
+            RegistryError::BadValue { .. }
+        ));
+        assert!(matches!(error("uct:c"), RegistryError::Malformed { .. }));
+        assert!(matches!(error("uct:c=1,"), RegistryError::Malformed { .. }));
+        assert!(matches!(error(""), RegistryError::Malformed { .. }));
+        assert!(matches!(
+            error("uct:iters=5,sims=6"),
+            RegistryError::DuplicateKey { .. }
+        ));
+        // The searcher's own checks come through when it is built.
+        let negative: SearcherSpec = "uct:c=-1".parse().unwrap();
+        let built = build_searcher::<TicTacToe>(&negative, 0);
+        assert!(matches!(built, Err(RegistryError::Config { .. })));
+        let solver: SearcherSpec = "solver".parse().unwrap();
+        assert!(matches!(
+            build_searcher::<Jungle>(&solver, 0),
+            Err(RegistryError::Unsupported { .. })
+        ));
+        assert!(build_searcher::<Board>(&solver, 0).is_ok());
+    }
+
+    #[test]
+    fn with_setting_replaces_one_key() {
+        let spec: SearcherSpec = "uct:c=0.5,iters=100".parse().unwrap();
+        let swept = spec.with_setting("sims", "800").unwrap();
+        assert_eq!(swept.to_string(), "uct:c=0.5,iters=800");
+        assert!(spec.with_setting("iters", "none").is_err());
+    }
+
+    #[test]
+    fn ignored_budget_fields_are_reported() {
+        let spec: SearcherSpec = "random:iters=100".parse().unwrap();
+        let searcher = build_searcher::<TicTacToe>(&spec, 1).unwrap();
+        assert_eq!(
+            ignored_budget(&spec, searcher.as_ref()),
+            vec![LimitKind::Iterations]
+        );
+        let spec: SearcherSpec = "minimax:depth=2".parse().unwrap();
+        let searcher = build_searcher::<TicTacToe>(&spec, 1).unwrap();
+        assert!(ignored_budget(&spec, searcher.as_ref()).is_empty());
+    }
+
+    struct Names;
+
+    impl GameVisitor for Names {
+        type Output = (String, usize);
+        fn visit<G: RegistryGame>(self) -> (String, usize) {
+            let mut moves = Vec::new();
+            G::start().legal_moves(&mut moves);
+            (G::NAME.to_string(), moves.len())
+        }
+    }
+
+    #[test]
+    fn games_are_found_by_name() {
+        assert_eq!(
+            visit_game("othello", Names).unwrap(),
+            ("othello".to_string(), 4)
+        );
+        assert_eq!(
+            visit_game("Jungle", Names).unwrap(),
+            ("jungle".to_string(), 24)
+        );
+        assert!(matches!(
+            visit_game("chess", Names),
+            Err(RegistryError::UnknownGame { .. })
+        ));
+        assert_eq!(GAMES.len(), 4);
+    }
+}

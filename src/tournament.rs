@@ -1,0 +1,1379 @@
+//! Tournaments between searchers: round robins, gauntlets and budget
+//! sweeps, played on several threads, recorded as JSON lines that a later
+//! run resumes and that shards merge into.
+//!
+//! # The schedule
+//!
+//! A [`Header`] fixes everything that decides the games: the game, the
+//! searcher specs, how they are paired ([`Pairing`]), games per pairing,
+//! the openings and the seed. Game `g` of pairing `p` has the id
+//! `g * pairings + p` (so every pairing advances together); it starts from
+//! opening `g / 2` (random legal plies from the start position, seeded,
+//! the same openings for every pairing) and the pairing's first searcher
+//! moves first when `g` is even: each opening is played twice with
+//! colours swapped. Each searcher is built afresh for each game with a
+//! seed derived from the tournament seed and the game id. With iteration
+//! or depth budgets a game is therefore a pure function of the header and
+//! its id: whatever the thread count, whichever machine plays it, and
+//! however often the run was interrupted.
+//!
+//! # The results file
+//!
+//! JSON lines: the header first (`"type":"tournament"`), then one
+//! [`GameRecord`] per game (`"type":"game"`) in the order they finished.
+//! [`open_results`] resumes a file: it checks the header, keeps the games
+//! already played and drops a last line cut short by an interruption.
+//! `--shard i/n` plays the games whose id is `i - 1` modulo `n`;
+//! [`merge`] joins the shards' files into the file of the whole
+//! tournament.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use game_traits::zobrist::mix64;
+use game_traits::{MatchOptions, Outcome, Player, Tally, play_match_with};
+use rand::{RngExt, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::chart::{Point, Series, score_chart};
+use crate::registry::{RegistryError, RegistryGame, SearcherSpec, build_searcher, ignored_budget};
+use crate::stats::{Sprt, SprtDecision, elo_estimate, likelihood_of_superiority};
+
+/// The version of the results format written in every header.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Why a tournament could not be set up, played, resumed or merged.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TournamentError {
+    /// A searcher spec or game name was refused.
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    /// Settings that do not make a tournament.
+    #[error("{0}")]
+    Settings(String),
+    /// A file could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
+    /// The results file exists and `--resume` was not given.
+    #[error(
+        "{0} exists: pass --resume to continue the tournament it holds, or choose another file"
+    )]
+    Exists(PathBuf),
+    /// A results file's header is not this tournament's.
+    #[error("{path} holds another tournament: {detail}")]
+    HeaderMismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which field differs.
+        detail: String,
+    },
+    /// A line of a results file that cannot be read.
+    #[error("{path}, line {line}: {message}")]
+    BadLine {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A searcher failed during a game (no move, or an illegal one).
+    #[error("game {id} ({first} against {second}): {message}")]
+    Match {
+        /// The game id.
+        id: u64,
+        /// The searcher moving first.
+        first: String,
+        /// The searcher moving second.
+        second: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+fn io_error(path: &Path, error: impl fmt::Display) -> TournamentError {
+    TournamentError::Io {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    }
+}
+
+/// How the searchers are paired.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Pairing {
+    /// Every searcher against every other.
+    RoundRobin,
+    /// The first searcher against each of the others.
+    Gauntlet,
+    /// The first `variants` searchers (one searcher at several values of
+    /// `key`) each against every one of the others.
+    Sweep {
+        /// The swept setting.
+        key: String,
+        /// Its values, one per variant.
+        values: Vec<String>,
+        /// The number of variants (the first searchers of the list).
+        variants: usize,
+    },
+}
+
+/// Which part of a tournament a run plays: the games whose id is
+/// `index - 1` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// From 1 to `count`.
+    pub index: u32,
+    /// The number of shards.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Whether game `id` belongs to this shard.
+    pub fn contains(self, id: u64) -> bool {
+        id % u64::from(self.count) == u64::from(self.index - 1)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// Reads `i/n` with `1 <= i <= n`.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("bad shard {text:?}: expected i/n with 1 <= i <= n, like 2/8");
+        let (index, count) = text.split_once('/').ok_or_else(bad)?;
+        let index: u32 = index.trim().parse().map_err(|_| bad())?;
+        let count: u32 = count.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Everything that decides a tournament's games: the first line of its
+/// results file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// [`FORMAT_VERSION`].
+    pub version: u32,
+    /// The game's registry name.
+    pub game: String,
+    /// The searcher specs, as written.
+    pub searchers: Vec<String>,
+    /// How they are paired.
+    pub pairing: Pairing,
+    /// Games per pairing (even: each opening with both colours).
+    pub games_per_pair: u32,
+    /// Random plies of each opening (0: the start position).
+    pub opening_plies: u32,
+    /// The seed of openings and searchers.
+    pub seed: u64,
+    /// The SPRT, for a two-searcher match that stops when it is decided.
+    pub sprt: Option<Sprt>,
+    /// The part of the tournament this file holds (`None`: all of it).
+    pub shard: Option<Shard>,
+}
+
+impl Header {
+    /// Checks the settings and the searcher specs.
+    ///
+    /// # Errors
+    ///
+    /// [`TournamentError::Settings`] or [`TournamentError::Registry`]
+    /// saying what is wrong.
+    pub fn validate(&self) -> Result<Vec<SearcherSpec>, TournamentError> {
+        let specs = self
+            .searchers
+            .iter()
+            .map(|text| text.parse::<SearcherSpec>())
+            .collect::<Result<Vec<_>, _>>()?;
+        let settings = |message: String| Err(TournamentError::Settings(message));
+        if specs.len() < 2 {
+            return settings(format!(
+                "a tournament needs at least two searchers, got {}",
+                specs.len()
+            ));
+        }
+        let mut seen = BTreeSet::new();
+        for spec in &specs {
+            if !seen.insert(spec.to_string()) {
+                return settings(format!("searcher {spec} is listed twice"));
+            }
+        }
+        if self.games_per_pair == 0 || !self.games_per_pair.is_multiple_of(2) {
+            return settings(format!(
+                "games per pairing must be even and at least 2 (each opening with both colours), got {}",
+                self.games_per_pair
+            ));
+        }
+        if let Pairing::Sweep {
+            variants, values, ..
+        } = &self.pairing
+            && (*variants == 0 || *variants >= specs.len() || values.len() != *variants)
+        {
+            return settings(
+                "a sweep needs one variant per value and at least one opponent".into(),
+            );
+        }
+        if self.sprt.is_some() && specs.len() != 2 {
+            return settings(format!(
+                "SPRT compares exactly two searchers, got {}",
+                specs.len()
+            ));
+        }
+        if self.sprt.is_some() && self.shard.is_some() {
+            return settings("an SPRT decides as the games come in; it cannot be sharded".into());
+        }
+        if let Some(shard) = self.shard
+            && (shard.index == 0 || shard.index > shard.count)
+        {
+            return settings(format!("bad shard {shard}"));
+        }
+        Ok(specs)
+    }
+
+    /// The pairings, as indices into the searcher list (the first one is
+    /// the side whose score the tables show).
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let count = self.searchers.len();
+        match &self.pairing {
+            Pairing::RoundRobin => (0..count)
+                .flat_map(|a| (a + 1..count).map(move |b| (a, b)))
+                .collect(),
+            Pairing::Gauntlet => (1..count).map(|b| (0, b)).collect(),
+            Pairing::Sweep { variants, .. } => (0..*variants)
+                .flat_map(|a| (*variants..count).map(move |b| (a, b)))
+                .collect(),
+        }
+    }
+
+    /// The number of games of the whole tournament.
+    pub fn total_games(&self) -> u64 {
+        self.pairs().len() as u64 * u64::from(self.games_per_pair)
+    }
+
+    /// The game with id `id`: its pairing, opening and who moves first.
+    pub fn job(&self, id: u64) -> Job {
+        let pairs = self.pairs();
+        let pair = (id % pairs.len() as u64) as usize;
+        let game = id / pairs.len() as u64;
+        let (a, b) = pairs[pair];
+        let (first, second) = if game.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        Job {
+            id,
+            pair,
+            first,
+            second,
+            opening: (game / 2) as u32,
+        }
+    }
+
+    /// The ids of the games this header's shard plays, in order.
+    pub fn ids(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..self.total_games()).filter(|&id| self.shard.is_none_or(|shard| shard.contains(id)))
+    }
+
+    /// The seed of game `id`'s searchers (the first's; the second's is
+    /// derived from it).
+    pub fn game_seed(&self, id: u64) -> u64 {
+        mix64(self.seed ^ mix64(id.wrapping_add(0x7047_6d65)))
+    }
+
+    /// The header with the shard removed (what shards share).
+    pub fn unsharded(&self) -> Header {
+        Header {
+            shard: None,
+            ..self.clone()
+        }
+    }
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The game id.
+    pub id: u64,
+    /// The pairing's index in [`Header::pairs`].
+    pub pair: usize,
+    /// The searcher moving first.
+    pub first: usize,
+    /// The searcher moving second.
+    pub second: usize,
+    /// The opening's index.
+    pub opening: u32,
+}
+
+/// The result of a game, for the player moving first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    /// The first player won.
+    #[serde(rename = "1-0")]
+    FirstWins,
+    /// The second player won.
+    #[serde(rename = "0-1")]
+    SecondWins,
+    /// A draw.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// Stopped unfinished at the game's ply cap (scored as a draw).
+    #[serde(rename = "*")]
+    Unfinished,
+}
+
+impl GameResult {
+    fn from_outcome(outcome: Option<Outcome>) -> GameResult {
+        match outcome {
+            Some(Outcome::Win(Player::First)) => GameResult::FirstWins,
+            Some(Outcome::Win(Player::Second)) => GameResult::SecondWins,
+            Some(Outcome::Draw) => GameResult::Draw,
+            None => GameResult::Unfinished,
+        }
+    }
+
+    fn outcome(self) -> Option<Outcome> {
+        match self {
+            GameResult::FirstWins => Some(Outcome::Win(Player::First)),
+            GameResult::SecondWins => Some(Outcome::Win(Player::Second)),
+            GameResult::Draw => Some(Outcome::Draw),
+            GameResult::Unfinished => None,
+        }
+    }
+}
+
+/// One game played: a line of the results file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game id.
+    pub id: u64,
+    /// The pairing's index in [`Header::pairs`].
+    pub pair: usize,
+    /// The searcher moving first (index into [`Header::searchers`]).
+    pub first: usize,
+    /// The searcher moving second.
+    pub second: usize,
+    /// The opening's index.
+    pub opening: u32,
+    /// The result.
+    pub result: GameResult,
+    /// Plies played after the opening.
+    pub plies: usize,
+    /// Every move from the start position (opening included), in the
+    /// game's notation, space-separated.
+    pub moves: String,
+}
+
+impl GameRecord {
+    /// Adds this game to `tally` from the point of view of searcher
+    /// `side` (which must have played it).
+    fn record_for(&self, side: usize, tally: &mut Tally) {
+        let player = if side == self.first {
+            Player::First
+        } else {
+            Player::Second
+        };
+        tally.record(self.result.outcome(), player);
+    }
+}
+
+/// A line of a results file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+enum Line {
+    Tournament(Header),
+    Game(GameRecord),
+}
+
+/// `plies` random legal moves from the start, seeded by the tournament
+/// seed and the opening's index; drawn again if the game ends.
+pub fn opening<G: RegistryGame>(header: &Header, index: u32) -> (G, Vec<G::Move>) {
+    let start = G::start();
+    let mut moves = Vec::new();
+    let mut plies = header.opening_plies as usize;
+    loop {
+        for attempt in 0..100u64 {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(mix64(
+                header.seed ^ 0x09e2_1295_u64.wrapping_mul(u64::from(index) + 1) ^ attempt << 40,
+            ));
+            let mut state = start.clone();
+            let mut played = Vec::new();
+            for _ in 0..plies {
+                state.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(..moves.len())];
+                state.play(mv);
+                played.push(mv);
+            }
+            if !state.is_over() {
+                return (state, played);
+            }
+        }
+        plies /= 2;
+    }
+}
+
+/// Plays one game of the schedule.
+///
+/// # Errors
+///
+/// [`TournamentError::Match`] if a searcher returns no move or an illegal
+/// one; [`TournamentError::Registry`] if a searcher cannot be built.
+pub fn play_game<G: RegistryGame>(
+    header: &Header,
+    specs: &[SearcherSpec],
+    id: u64,
+) -> Result<GameRecord, TournamentError> {
+    let job = header.job(id);
+    let (start, opening_moves) = opening::<G>(header, job.opening);
+    let seed = header.game_seed(id);
+    let mut first = build_searcher::<G>(&specs[job.first], seed)?;
+    let mut second = build_searcher::<G>(&specs[job.second], mix64(seed ^ 0xB))?;
+    let mut options = MatchOptions::new(specs[job.first].limits()).with_max_plies(G::max_plies());
+    options.second_limits = specs[job.second].limits();
+    let record = play_match_with(&start, &mut first, &mut second, &options).map_err(|error| {
+        TournamentError::Match {
+            id,
+            first: specs[job.first].to_string(),
+            second: specs[job.second].to_string(),
+            message: error.to_string(),
+        }
+    })?;
+    let moves: Vec<String> = opening_moves
+        .iter()
+        .chain(&record.moves)
+        .map(|&mv| G::move_text(mv))
+        .collect();
+    Ok(GameRecord {
+        id,
+        pair: job.pair,
+        first: job.first,
+        second: job.second,
+        opening: job.opening,
+        result: GameResult::from_outcome(record.outcome),
+        plies: record.moves.len(),
+        moves: moves.join(" "),
+    })
+}
+
+/// Warnings for budget fields that a searcher ignores, one line each.
+///
+/// # Errors
+///
+/// [`RegistryError`] if a searcher cannot be built.
+pub fn budget_warnings<G: RegistryGame>(
+    specs: &[SearcherSpec],
+) -> Result<Vec<String>, RegistryError> {
+    let mut warnings = Vec::new();
+    for spec in specs {
+        let searcher = build_searcher::<G>(spec, 0)?;
+        for kind in ignored_budget(spec, searcher.as_ref()) {
+            warnings.push(format!(
+                "warning: {spec} ignores its {kind} limit (searcher {} does not use it)",
+                spec.name()
+            ));
+        }
+    }
+    Ok(warnings)
+}
+
+/// Plays the games of `header`'s shard that `done` does not hold yet, on
+/// `threads` threads, calling `on_game` as each one ends (from the thread
+/// that played it). With an SPRT, stops handing out games once the games
+/// of the schedule's first unbroken run decide it.
+///
+/// Returns the new games in id order.
+///
+/// # Errors
+///
+/// The first error of a game; games already finished were reported to
+/// `on_game`.
+pub fn play<G: RegistryGame>(
+    header: &Header,
+    done: &[GameRecord],
+    threads: usize,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<Vec<GameRecord>, TournamentError> {
+    let specs = header.validate()?;
+    let have: BTreeSet<u64> = done.iter().map(|record| record.id).collect();
+    let todo: Vec<u64> = header.ids().filter(|id| !have.contains(id)).collect();
+    let all: Mutex<BTreeMap<u64, GameRecord>> = Mutex::new(
+        done.iter()
+            .map(|record| (record.id, record.clone()))
+            .collect(),
+    );
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(header.sprt.is_some() && sprt_outcome(header, done).is_some());
+    let failure: Mutex<Option<TournamentError>> = Mutex::new(None);
+    let new: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, todo.len().max(1)) {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&id) = todo.get(index) else {
+                        break;
+                    };
+                    match play_game::<G>(header, &specs, id) {
+                        Ok(record) => {
+                            on_game(&record);
+                            let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
+                            all.insert(id, record.clone());
+                            if header.sprt.is_some() {
+                                let prefix = unbroken_prefix(&all);
+                                if sprt_outcome(header, &prefix).is_some() {
+                                    stop.store(true, Ordering::Relaxed);
+                                }
+                            }
+                            new.lock().unwrap_or_else(|e| e.into_inner()).push(record);
+                        }
+                        Err(error) => {
+                            stop.store(true, Ordering::Relaxed);
+                            failure
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .get_or_insert(error);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
+    let mut new = new.into_inner().unwrap_or_else(|e| e.into_inner());
+    new.sort_by_key(|record| record.id);
+    Ok(new)
+}
+
+/// The games with ids `0, 1, 2, ...` up to the first one missing.
+fn unbroken_prefix(all: &BTreeMap<u64, GameRecord>) -> Vec<GameRecord> {
+    all.values()
+        .enumerate()
+        .take_while(|(index, record)| record.id == *index as u64)
+        .map(|(_, record)| record.clone())
+        .collect()
+}
+
+/// An SPRT's decision and the number of games (of the schedule's first
+/// unbroken run) that made it.
+fn sprt_outcome(header: &Header, records: &[GameRecord]) -> Option<(SprtDecision, usize)> {
+    let sprt = header.sprt?;
+    let mut sorted: Vec<&GameRecord> = records.iter().collect();
+    sorted.sort_by_key(|record| record.id);
+    let mut tally = Tally::default();
+    for (index, record) in sorted.iter().enumerate() {
+        if record.id != index as u64 {
+            break;
+        }
+        record.record_for(0, &mut tally);
+        if let Some(decision) = sprt.decide(&tally) {
+            return Some((decision, index + 1));
+        }
+    }
+    None
+}
+
+/// Where a tournament's results go: appends one JSON line per game.
+#[derive(Debug)]
+pub struct ResultsWriter {
+    file: Mutex<File>,
+    path: PathBuf,
+}
+
+impl ResultsWriter {
+    /// Appends `record` as a line and flushes it.
+    ///
+    /// # Errors
+    ///
+    /// [`TournamentError::Io`] if the write fails.
+    pub fn append(&self, record: &GameRecord) -> Result<(), TournamentError> {
+        let line = serde_json::to_string(&Line::Game(record.clone()))
+            .map_err(|error| io_error(&self.path, error))?;
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        writeln!(file, "{line}")
+            .and_then(|()| file.flush())
+            .map_err(|error| io_error(&self.path, error))
+    }
+}
+
+/// The header and games of a results file's text, and the length of the
+/// part that was read: a last line cut short (no newline, not JSON) is
+/// left out, as an interrupted run leaves it.
+///
+/// # Errors
+///
+/// [`TournamentError::BadLine`] for any other line that is not a header
+/// (first line) or a game (every other line).
+pub fn read_results(
+    path: &Path,
+    text: &str,
+) -> Result<(Header, Vec<GameRecord>, usize), TournamentError> {
+    let bad = |line: usize, message: String| TournamentError::BadLine {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let mut header = None;
+    let mut records = Vec::new();
+    let mut valid = 0;
+    let mut offset = 0;
+    for (index, chunk) in text.split_inclusive('\n').enumerate() {
+        let line_number = index + 1;
+        let complete = chunk.ends_with('\n');
+        offset += chunk.len();
+        let line = chunk.trim();
+        if line.is_empty() {
+            if complete {
+                valid = offset;
+            }
+            continue;
+        }
+        match serde_json::from_str::<Line>(line) {
+            Ok(Line::Tournament(read)) if header.is_none() => header = Some(read),
+            Ok(Line::Tournament(_)) => {
+                return Err(bad(line_number, "a second tournament header".to_string()));
+            }
+            Ok(Line::Game(_)) if header.is_none() => {
+                return Err(bad(
+                    line_number,
+                    "a game before the tournament header".into(),
+                ));
+            }
+            Ok(Line::Game(record)) => records.push(record),
+            Err(_) if !complete => break,
+            Err(error) => return Err(bad(line_number, error.to_string())),
+        }
+        // A whole line, even one that lacks only its newline.
+        valid = offset;
+    }
+    let header = header.ok_or_else(|| bad(1, "no tournament header".to_string()))?;
+    Ok((header, records, valid))
+}
+
+/// Checks that every record fits the schedule of `header` and that no
+/// game appears twice with different contents; returns the games by id.
+fn check_records(
+    path: &Path,
+    header: &Header,
+    records: Vec<GameRecord>,
+) -> Result<BTreeMap<u64, GameRecord>, TournamentError> {
+    let total = header.total_games();
+    let mut by_id = BTreeMap::new();
+    for record in records {
+        let bad = |message: String| TournamentError::BadLine {
+            path: path.to_path_buf(),
+            line: 0,
+            message,
+        };
+        if record.id >= total {
+            return Err(bad(format!(
+                "game {} is outside the schedule ({total} games)",
+                record.id
+            )));
+        }
+        let job = header.job(record.id);
+        if (job.pair, job.first, job.second, job.opening)
+            != (record.pair, record.first, record.second, record.opening)
+        {
+            return Err(bad(format!(
+                "game {} does not match the schedule (pairing, colours or opening)",
+                record.id
+            )));
+        }
+        if let Some(existing) = by_id.get(&record.id)
+            && *existing != record
+        {
+            return Err(bad(format!(
+                "game {} appears twice, differently",
+                record.id
+            )));
+        }
+        by_id.insert(record.id, record);
+    }
+    Ok(by_id)
+}
+
+/// Opens the results file at `path` for `header`: creates it with the
+/// header, or with `resume`, reads the games it already holds (dropping a
+/// last line cut short) and appends after them.
+///
+/// # Errors
+///
+/// [`TournamentError::Exists`] if the file exists without `resume`;
+/// [`TournamentError::HeaderMismatch`] if it holds another tournament;
+/// [`TournamentError::BadLine`] or [`TournamentError::Io`] otherwise. The
+/// file is left untouched on every error.
+pub fn open_results(
+    path: &Path,
+    header: &Header,
+    resume: bool,
+) -> Result<(ResultsWriter, Vec<GameRecord>), TournamentError> {
+    let exists = path.exists();
+    if exists && !resume {
+        return Err(TournamentError::Exists(path.to_path_buf()));
+    }
+    if !exists {
+        let mut file = File::create(path).map_err(|error| io_error(path, error))?;
+        let line = serde_json::to_string(&Line::Tournament(header.clone()))
+            .map_err(|error| io_error(path, error))?;
+        writeln!(file, "{line}")
+            .and_then(|()| file.flush())
+            .map_err(|error| io_error(path, error))?;
+        return Ok((
+            ResultsWriter {
+                file: Mutex::new(file),
+                path: path.to_path_buf(),
+            },
+            Vec::new(),
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|error| io_error(path, error))?;
+    let (found, records, valid) = read_results(path, &text)?;
+    if found != *header {
+        return Err(TournamentError::HeaderMismatch {
+            path: path.to_path_buf(),
+            detail: header_difference(&found, header),
+        });
+    }
+    let records: Vec<GameRecord> = check_records(path, header, records)?
+        .into_values()
+        .collect();
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|error| io_error(path, error))?;
+    file.set_len(valid as u64)
+        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
+        .map_err(|error| io_error(path, error))?;
+    if !text[..valid].is_empty() && !text[..valid].ends_with('\n') {
+        writeln!(file).map_err(|error| io_error(path, error))?;
+    }
+    Ok((
+        ResultsWriter {
+            file: Mutex::new(file),
+            path: path.to_path_buf(),
+        },
+        records,
+    ))
+}
+
+/// Names the first field in which two headers differ.
+fn header_difference(found: &Header, wanted: &Header) -> String {
+    let fields: [(&str, String, String); 8] = [
+        ("game", found.game.clone(), wanted.game.clone()),
+        (
+            "searchers",
+            found.searchers.join(" "),
+            wanted.searchers.join(" "),
+        ),
+        (
+            "pairing",
+            format!("{:?}", found.pairing),
+            format!("{:?}", wanted.pairing),
+        ),
+        (
+            "games per pairing",
+            found.games_per_pair.to_string(),
+            wanted.games_per_pair.to_string(),
+        ),
+        (
+            "opening plies",
+            found.opening_plies.to_string(),
+            wanted.opening_plies.to_string(),
+        ),
+        ("seed", found.seed.to_string(), wanted.seed.to_string()),
+        (
+            "sprt",
+            format!("{:?}", found.sprt),
+            format!("{:?}", wanted.sprt),
+        ),
+        (
+            "shard",
+            format!("{:?}", found.shard),
+            format!("{:?}", wanted.shard),
+        ),
+    ];
+    fields.iter().find(|(_, a, b)| a != b).map_or_else(
+        || {
+            format!(
+                "format version {} (this program writes {})",
+                found.version, wanted.version
+            )
+        },
+        |(name, a, b)| format!("{name} is {a} in the file, {b} here"),
+    )
+}
+
+/// Joins the results files of a tournament's shards (or of runs of the
+/// same tournament): the headers must agree but for the shard; games
+/// present in several files must be the same. Returns the unsharded header
+/// and every game by id.
+///
+/// # Errors
+///
+/// [`TournamentError::HeaderMismatch`] for a file of another tournament,
+/// [`TournamentError::BadLine`] for an unreadable or conflicting game,
+/// [`TournamentError::Io`] for a file that cannot be read.
+pub fn merge(paths: &[PathBuf]) -> Result<(Header, Vec<GameRecord>), TournamentError> {
+    let mut merged: Option<Header> = None;
+    let mut games: BTreeMap<u64, GameRecord> = BTreeMap::new();
+    if paths.is_empty() {
+        return Err(TournamentError::Settings(
+            "merge needs at least one file".into(),
+        ));
+    }
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|error| io_error(path, error))?;
+        let (header, records, _) = read_results(path, &text)?;
+        let header = header.unsharded();
+        match &merged {
+            None => merged = Some(header.clone()),
+            Some(first) if *first != header => {
+                return Err(TournamentError::HeaderMismatch {
+                    path: path.clone(),
+                    detail: header_difference(&header, first),
+                });
+            }
+            Some(_) => {}
+        }
+        for (id, record) in check_records(path, &header, records)? {
+            if let Some(existing) = games.get(&id)
+                && *existing != record
+            {
+                return Err(TournamentError::BadLine {
+                    path: path.clone(),
+                    line: 0,
+                    message: format!("game {id} differs from the same game in another file"),
+                });
+            }
+            games.insert(id, record);
+        }
+    }
+    let header = merged.expect("at least one file");
+    Ok((header, games.into_values().collect()))
+}
+
+/// Writes a results file holding `header` and `records` (a merge's
+/// output).
+///
+/// # Errors
+///
+/// [`TournamentError::Io`] if the file cannot be written.
+pub fn write_results(
+    path: &Path,
+    header: &Header,
+    records: &[GameRecord],
+) -> Result<(), TournamentError> {
+    let mut text = serde_json::to_string(&Line::Tournament(header.clone()))
+        .map_err(|error| io_error(path, error))?;
+    text.push('\n');
+    for record in records {
+        text.push_str(
+            &serde_json::to_string(&Line::Game(record.clone()))
+                .map_err(|error| io_error(path, error))?,
+        );
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|error| io_error(path, error))
+}
+
+/// One pairing's results, for its first searcher.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairSummary {
+    /// The searcher whose score is shown.
+    pub a: usize,
+    /// Its opponent.
+    pub b: usize,
+    /// A's wins, draws and losses.
+    pub tally: Tally,
+}
+
+/// The tables of a tournament: standings and pairings, and the SPRT's
+/// decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// The header.
+    pub header: Header,
+    /// Each searcher's results against every opponent it met.
+    pub standings: Vec<Tally>,
+    /// Each pairing's results.
+    pub pairs: Vec<PairSummary>,
+    /// Games counted (with an SPRT: those up to its decision).
+    pub games: usize,
+    /// Games of the schedule (of this shard).
+    pub scheduled: usize,
+    /// The SPRT's decision and the games that made it.
+    pub sprt: Option<(SprtDecision, usize)>,
+}
+
+impl Summary {
+    /// Tallies `records`. With an SPRT that is decided, only the games up
+    /// to the decision count.
+    pub fn new(header: &Header, records: &[GameRecord]) -> Summary {
+        let sprt = sprt_outcome(header, records);
+        let mut counted: Vec<&GameRecord> = records.iter().collect();
+        counted.sort_by_key(|record| record.id);
+        if let Some((_, games)) = sprt {
+            counted.truncate(games);
+        }
+        let pairs = header.pairs();
+        let mut standings = vec![Tally::default(); header.searchers.len()];
+        let mut pair_tallies = vec![Tally::default(); pairs.len()];
+        for record in &counted {
+            let (a, b) = pairs[record.pair];
+            record.record_for(a, &mut pair_tallies[record.pair]);
+            record.record_for(a, &mut standings[a]);
+            record.record_for(b, &mut standings[b]);
+        }
+        Summary {
+            header: header.clone(),
+            standings,
+            pairs: pairs
+                .iter()
+                .zip(pair_tallies)
+                .map(|(&(a, b), tally)| PairSummary { a, b, tally })
+                .collect(),
+            games: counted.len(),
+            scheduled: header.ids().count(),
+            sprt,
+        }
+    }
+
+    /// The totals of every searcher: `(wins, draws, losses)` each, the
+    /// numbers a resumed or merged run must reproduce.
+    pub fn totals(&self) -> Vec<(u32, u32, u32)> {
+        self.standings
+            .iter()
+            .map(|tally| (tally.wins, tally.draws, tally.losses))
+            .collect()
+    }
+
+    /// The SVG chart of a budget sweep: each variant's score against each
+    /// opponent, by the swept value. `None` unless the pairing is a sweep
+    /// with numeric values.
+    pub fn sweep_chart(&self) -> Option<String> {
+        let Pairing::Sweep {
+            key,
+            values,
+            variants,
+        } = &self.header.pairing
+        else {
+            return None;
+        };
+        let xs: Vec<f64> = values
+            .iter()
+            .map(|value| value.replace('_', "").parse::<f64>().ok())
+            .collect::<Option<_>>()?;
+        let series = (*variants..self.header.searchers.len())
+            .map(|opponent| Series {
+                label: format!("vs {}", self.header.searchers[opponent]),
+                points: self
+                    .pairs
+                    .iter()
+                    .filter(|pair| pair.b == opponent && pair.tally.games() > 0)
+                    .map(|pair| {
+                        let (low, high) = pair.tally.confidence95();
+                        Point {
+                            x: xs[pair.a],
+                            y: pair.tally.score(),
+                            low,
+                            high,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect::<Vec<_>>();
+        let subject = self.header.searchers[0]
+            .split(':')
+            .next()
+            .unwrap_or("searcher");
+        Some(score_chart(
+            &format!("{subject} on {}: score against {key}", self.header.game),
+            key,
+            &series,
+        ))
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let header = &self.header;
+        let kind = match &header.pairing {
+            Pairing::RoundRobin => "round robin".to_string(),
+            Pairing::Gauntlet => "gauntlet".to_string(),
+            Pairing::Sweep { key, .. } => format!("sweep of {key}"),
+        };
+        writeln!(
+            f,
+            "{} {kind}: {} searchers, {} games per pairing ({} openings of {} random plies, each with both colours), seed {}",
+            header.game,
+            header.searchers.len(),
+            header.games_per_pair,
+            header.games_per_pair / 2,
+            header.opening_plies,
+            header.seed
+        )?;
+        if let Some(shard) = header.shard {
+            writeln!(f, "shard {shard}")?;
+        }
+        writeln!(
+            f,
+            "{} of {} games{}",
+            self.games,
+            self.scheduled,
+            if self.sprt.is_some() {
+                " (up to the SPRT's decision)"
+            } else {
+                ""
+            }
+        )?;
+        let width = header
+            .searchers
+            .iter()
+            .map(String::len)
+            .max()
+            .unwrap_or(8)
+            .max(8);
+        writeln!(f)?;
+        writeln!(
+            f,
+            " #  {:<width$}  games   score   Elo vs its opponents (95% CI)",
+            "searcher"
+        )?;
+        let mut order: Vec<usize> = (0..header.searchers.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.standings[b]
+                .score()
+                .total_cmp(&self.standings[a].score())
+                .then(a.cmp(&b))
+        });
+        for (rank, &index) in order.iter().enumerate() {
+            let tally = &self.standings[index];
+            writeln!(
+                f,
+                "{:>2}  {:<width$}  {:>5}  {:>5.1}%  {}",
+                rank + 1,
+                header.searchers[index],
+                tally.games(),
+                100.0 * tally.score(),
+                elo_estimate(tally)
+            )?;
+        }
+        writeln!(f)?;
+        writeln!(
+            f,
+            "{:<width$}  {:<width$}  games    +/=/-       score  Elo difference (95% CI)    LOS",
+            "searcher", "opponent"
+        )?;
+        for pair in &self.pairs {
+            let tally = &pair.tally;
+            writeln!(
+                f,
+                "{:<width$}  {:<width$}  {:>5}  {:>11}  {:>5.1}%  {:<24}  {:>5.1}%",
+                header.searchers[pair.a],
+                header.searchers[pair.b],
+                tally.games(),
+                format!("+{} ={} -{}", tally.wins, tally.draws, tally.losses),
+                100.0 * tally.score(),
+                elo_estimate(tally).to_string(),
+                100.0 * likelihood_of_superiority(tally)
+            )?;
+        }
+        if let Some(sprt) = header.sprt {
+            let tally = self
+                .pairs
+                .first()
+                .map(|pair| pair.tally)
+                .unwrap_or_default();
+            let (lower, upper) = sprt.bounds();
+            writeln!(f)?;
+            write!(
+                f,
+                "SPRT elo0 = {}, elo1 = {}, alpha = {}, beta = {}: LLR {:.2} (bounds {:.2}, {:.2}), ",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                sprt.llr(&tally),
+                lower,
+                upper
+            )?;
+            match self.sprt {
+                Some((decision, games)) => writeln!(f, "{decision} after {games} games")?,
+                None => writeln!(f, "undecided")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_traits::Game;
+    use game_traits::testing::TicTacToe;
+
+    fn header(searchers: &[&str], games: u32) -> Header {
+        Header {
+            version: FORMAT_VERSION,
+            game: "tictactoe".to_string(),
+            searchers: searchers.iter().map(ToString::to_string).collect(),
+            pairing: Pairing::RoundRobin,
+            games_per_pair: games,
+            opening_plies: 2,
+            seed: 7,
+            sprt: None,
+            shard: None,
+        }
+    }
+
+    #[test]
+    fn schedule_alternates_colours_and_shares_openings() {
+        let header = header(&["random", "greedy", "minimax:depth=9"], 4);
+        assert_eq!(header.pairs(), vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(header.total_games(), 12);
+        let first = header.job(0);
+        let second = header.job(3);
+        assert_eq!((first.pair, first.first, first.second), (0, 0, 1));
+        assert_eq!((second.pair, second.first, second.second), (0, 1, 0));
+        assert_eq!(first.opening, second.opening);
+        assert_eq!(header.job(6).opening, 1);
+        let gauntlet = Header {
+            pairing: Pairing::Gauntlet,
+            ..header.clone()
+        };
+        assert_eq!(gauntlet.pairs(), vec![(0, 1), (0, 2)]);
+        let shard: Shard = "2/3".parse().unwrap();
+        let sharded = Header {
+            shard: Some(shard),
+            ..header.clone()
+        };
+        assert_eq!(sharded.ids().collect::<Vec<_>>(), vec![1, 4, 7, 10]);
+        assert!("0/3".parse::<Shard>().is_err());
+        assert!("4/3".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        assert!(header(&["random"], 2).validate().is_err());
+        assert!(header(&["random", "random"], 2).validate().is_err());
+        assert!(header(&["random", "greedy"], 3).validate().is_err());
+        assert!(header(&["random", "nonsense"], 2).validate().is_err());
+        let mut sprt = header(&["random", "greedy", "uct"], 2);
+        sprt.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+        assert!(sprt.validate().is_err());
+        assert!(header(&["random", "greedy"], 2).validate().is_ok());
+    }
+
+    #[test]
+    fn games_do_not_depend_on_threads_and_perfect_play_never_loses() {
+        // From the empty board (a random opening may already be lost).
+        let header = Header {
+            opening_plies: 0,
+            ..header(&["random", "minimax:depth=9"], 6)
+        };
+        let one = play::<TicTacToe>(&header, &[], 1, &|_| {}).unwrap();
+        let two = play::<TicTacToe>(&header, &[], 2, &|_| {}).unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one.len(), 6);
+        let summary = Summary::new(&header, &one);
+        assert_eq!(summary.standings[1].losses, 0, "{summary}");
+        assert_eq!(summary.pairs[0].tally.wins, 0);
+        // Every recorded game replays to its result.
+        for record in &one {
+            let mut game = TicTacToe::new();
+            for text in record.moves.split(' ') {
+                let mv = game.parse_move(text).unwrap();
+                game.try_play(mv).unwrap();
+            }
+            assert_eq!(GameResult::from_outcome(game.outcome()), record.result);
+        }
+        let table = summary.to_string();
+        assert!(table.contains("minimax:depth=9"), "{table}");
+        assert!(table.contains("LOS"), "{table}");
+    }
+
+    #[test]
+    fn resuming_skips_done_games_and_gives_the_same_totals() {
+        let header = header(&["random", "greedy", "minimax:depth=2"], 4);
+        let all = play::<TicTacToe>(&header, &[], 2, &|_| {}).unwrap();
+        let part = &all[..5];
+        let rest = play::<TicTacToe>(&header, part, 2, &|_| {}).unwrap();
+        assert_eq!(rest.len(), all.len() - 5);
+        let mut resumed = part.to_vec();
+        resumed.extend(rest);
+        assert_eq!(
+            Summary::new(&header, &resumed).totals(),
+            Summary::new(&header, &all).totals()
+        );
+    }
+
+    #[test]
+    fn results_files_resume_past_a_torn_line_and_refuse_other_tournaments() {
+        let dir = std::env::temp_dir().join(format!("tournament-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("results.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let header = header(&["random", "greedy"], 4);
+        let (writer, done) = open_results(&path, &header, false).unwrap();
+        assert!(done.is_empty());
+        let games = play::<TicTacToe>(&header, &[], 1, &|record| {
+            writer.append(record).unwrap();
+        })
+        .unwrap();
+        drop(writer);
+        assert!(matches!(
+            open_results(&path, &header, false),
+            Err(TournamentError::Exists(_))
+        ));
+        // Cut the last line in half, as a killed run leaves it.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cut = text.len() - text.lines().last().unwrap().len() / 2 - 1;
+        std::fs::write(&path, &text[..cut]).unwrap();
+        let (writer, done) = open_results(&path, &header, true).unwrap();
+        assert_eq!(done.len(), games.len() - 1);
+        let rest = play::<TicTacToe>(&header, &done, 1, &|record| {
+            writer.append(record).unwrap();
+        })
+        .unwrap();
+        assert_eq!(rest, vec![games.last().unwrap().clone()]);
+        drop(writer);
+        let (_, reread, _) = read_results(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(reread.len(), games.len());
+        // Another seed is another tournament; the file is not touched.
+        let before = std::fs::read_to_string(&path).unwrap();
+        let other = Header {
+            seed: 8,
+            ..header.clone()
+        };
+        let error = open_results(&path, &other, true).unwrap_err();
+        assert!(
+            error.to_string().contains("seed is 7 in the file, 8 here"),
+            "{error}"
+        );
+        // A damaged line in the middle is an error, not a silent loss.
+        let mut lines: Vec<&str> = before.lines().collect();
+        lines[2] = "{\"type\":\"game\",\"id\":";
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let error = open_results(&path, &header, true).unwrap_err();
+        assert!(
+            matches!(error, TournamentError::BadLine { line: 3, .. }),
+            "{error}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            lines.join("\n") + "\n"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn merged_shards_equal_the_whole_run() {
+        let dir = std::env::temp_dir().join(format!("tournament-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let whole = header(&["random", "greedy", "minimax:depth=2"], 4);
+        let all = play::<TicTacToe>(&whole, &[], 1, &|_| {}).unwrap();
+        let mut paths = Vec::new();
+        for index in 1..=3 {
+            let shard = Header {
+                shard: Some(Shard { index, count: 3 }),
+                ..whole.clone()
+            };
+            let games = play::<TicTacToe>(&shard, &[], 1, &|_| {}).unwrap();
+            let path = dir.join(format!("shard{index}.jsonl"));
+            write_results(&path, &shard, &games).unwrap();
+            paths.push(path);
+        }
+        let (header, merged) = merge(&paths).unwrap();
+        assert_eq!(header, whole);
+        assert_eq!(merged, all);
+        // A file of another tournament is refused.
+        let other = Header {
+            games_per_pair: 2,
+            ..whole.clone()
+        };
+        let path = dir.join("other.jsonl");
+        write_results(&path, &other, &[]).unwrap();
+        paths.push(path);
+        assert!(matches!(
+            merge(&paths),
+            Err(TournamentError::HeaderMismatch { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn sprt_stops_when_decided() {
+        let mut header = header(&["minimax:depth=9", "random"], 200);
+        header.sprt = Some(Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap());
+        let games = play::<TicTacToe>(&header, &[], 2, &|_| {}).unwrap();
+        let summary = Summary::new(&header, &games);
+        let (decision, decided_at) = summary.sprt.expect("decided");
+        assert_eq!(decision, SprtDecision::AcceptH1);
+        assert!(decided_at < 100, "{summary}");
+        assert_eq!(summary.games, decided_at);
+        // The decision does not depend on the threads.
+        let one = play::<TicTacToe>(&header, &[], 1, &|_| {}).unwrap();
+        assert_eq!(Summary::new(&header, &one).sprt, summary.sprt);
+        assert!(summary.to_string().contains("H1 accepted"));
+    }
+
+    #[test]
+    fn sweep_pairs_variants_with_opponents_and_charts_them() {
+        let base: SearcherSpec = "minimax".parse().unwrap();
+        let variants: Vec<String> = ["1", "2", "4"]
+            .iter()
+            .map(|depth| base.with_setting("depth", depth).unwrap().to_string())
+            .collect();
+        let mut searchers = variants.clone();
+        searchers.push("random".to_string());
+        let header = Header {
+            pairing: Pairing::Sweep {
+                key: "depth".to_string(),
+                values: vec!["1".into(), "2".into(), "4".into()],
+                variants: 3,
+            },
+            ..header(&[], 2)
+        }
+        .with_searchers(searchers);
+        assert_eq!(header.pairs(), vec![(0, 3), (1, 3), (2, 3)]);
+        let games = play::<TicTacToe>(&header, &[], 2, &|_| {}).unwrap();
+        let svg = Summary::new(&header, &games).sweep_chart().unwrap();
+        assert_eq!(svg.matches("<circle").count(), 3);
+        assert!(svg.contains("vs random"));
+    }
+
+    impl Header {
+        fn with_searchers(mut self, searchers: Vec<String>) -> Header {
+            self.searchers = searchers;
+            self
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! The `tournament`, `play` and `nboard` examples driven through their
+//! real command line, stdin and stdout.
+//!
+//! `cargo test` builds the package's examples next to the test binaries
+//! (`target/<profile>/examples/`); these tests run them from there.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The example binary `name`, built by `cargo test`.
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/<test>");
+    let path = profile_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: run the tests with `cargo test` (which builds the examples) or `cargo build --examples` first",
+        path.display()
+    );
+    path
+}
+
+fn run(name: &str, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(example(name))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts the script");
+    child.wait_with_output().expect("the example ends")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("game-search-cli-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// The tables a tournament prints, from the title line to the end of the
+/// pairings (without the timing line).
+fn tables(stdout: &str, game: &str) -> String {
+    let start = stdout
+        .find(&format!("\n{game} "))
+        .unwrap_or_else(|| panic!("no table in {stdout}"));
+    let end = ["played in", "merged results in"]
+        .iter()
+        .filter_map(|marker| stdout.find(marker))
+        .min()
+        .unwrap_or(stdout.len());
+    stdout[start..end].trim().to_string()
+}
+
+/// The game lines of a results file, sorted by id.
+fn games(path: &Path) -> Vec<String> {
+    let mut lines: Vec<String> = std::fs::read_to_string(path)
+        .expect("a results file")
+        .lines()
+        .filter(|line| line.contains("\"type\":\"game\""))
+        .map(str::to_string)
+        .collect();
+    lines.sort_by_key(|line| {
+        let id = line.split("\"id\":").nth(1).expect("an id");
+        id.split(',')
+            .next()
+            .unwrap_or("")
+            .parse::<u64>()
+            .expect("a number")
+    });
+    lines
+}
+
+fn assert_usage_error(output: &Output) {
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("Usage:"), "{stderr}");
+}
+
+#[test]
+fn bad_arguments_give_usage_and_exit_code_2() {
+    for args in [
+        &["uct:c=fast"][..],
+        &["uct:speed=3", "random"],
+        &["--game", "chess"],
+        &["--games", "many"],
+        &["--bogus"],
+        &["random", "random"],
+        &["random", "greedy", "--shard", "3/2"],
+        &["random", "greedy", "--sprt", "50"],
+        &["--resume"],
+        &["merge"],
+    ] {
+        let output = run("tournament", args, "");
+        assert_usage_error(&output);
+    }
+    assert_usage_error(&run("play", &["--engine", "nonsense"], ""));
+    assert_usage_error(&run(
+        "play",
+        &["--game", "othello", "--position", "xyz"],
+        "",
+    ));
+    assert_usage_error(&run("nboard", &["--solve", "99"], ""));
+    assert_usage_error(&run("nboard", &["--engine", "uct:iters=-1"], ""));
+    // The list of searchers is not an error.
+    let list = run("tournament", &["--list"], "");
+    assert!(list.status.success());
+    assert!(text(&list.stdout).contains("rave"));
+}
+
+const TOURNAMENT: &[&str] = &[
+    "random",
+    "greedy",
+    "uct:iters=100",
+    "--game",
+    "tictactoe",
+    "--games",
+    "6",
+    "--opening-plies",
+    "2",
+    "--seed",
+    "5",
+    "--quiet",
+];
+
+fn tournament(extra: &[&str]) -> Output {
+    let args: Vec<&str> = TOURNAMENT.iter().chain(extra).copied().collect();
+    let output = run("tournament", &args, "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    output
+}
+
+#[test]
+fn a_resumed_tournament_gives_the_same_totals() {
+    let dir = scratch("resume");
+    let whole = dir.join("whole.jsonl");
+    let whole_path = whole.to_str().expect("a UTF-8 path");
+    let full = tournament(&["--out", whole_path, "--threads", "2"]);
+    let full_tables = tables(&text(&full.stdout), "tictactoe");
+    assert!(full_tables.contains("18 of 18 games"), "{full_tables}");
+    // Without --resume an existing file is refused, untouched.
+    let refused = run(
+        "tournament",
+        &TOURNAMENT
+            .iter()
+            .chain(&["--out", whole_path])
+            .copied()
+            .collect::<Vec<_>>(),
+        "",
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("--resume"));
+    // Interrupted after 7 games, in the middle of the 8th line.
+    let contents = std::fs::read_to_string(&whole).expect("results");
+    let lines: Vec<&str> = contents.lines().collect();
+    let partial = dir.join("partial.jsonl");
+    let mut cut = lines[..8].join("\n");
+    cut.push('\n');
+    cut.push_str(&lines[8][..lines[8].len() / 2]);
+    std::fs::write(&partial, cut).expect("written");
+    let partial_path = partial.to_str().expect("a UTF-8 path");
+    let resumed = tournament(&["--out", partial_path, "--resume", "--threads", "1"]);
+    let resumed_stdout = text(&resumed.stdout);
+    assert!(
+        resumed_stdout.contains("(7 already played)"),
+        "{resumed_stdout}"
+    );
+    assert_eq!(tables(&resumed_stdout, "tictactoe"), full_tables);
+    assert_eq!(games(&partial), games(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_tournament_resumes_to_the_same_totals() {
+    let dir = scratch("kill");
+    let args = [
+        "uct:iters=200",
+        "rave:iters=200",
+        "--game",
+        "othello",
+        "--games",
+        "6",
+        "--threads",
+        "1",
+        "--quiet",
+    ];
+    let whole = dir.join("whole.jsonl");
+    let mut with_out: Vec<&str> = args.to_vec();
+    with_out.extend(["--out", whole.to_str().expect("UTF-8")]);
+    let full = run("tournament", &with_out, "");
+    assert!(full.status.success(), "{}", text(&full.stderr));
+    let killed = dir.join("killed.jsonl");
+    let killed_path = killed.to_str().expect("UTF-8");
+    let mut with_killed: Vec<&str> = args.to_vec();
+    with_killed.extend(["--out", killed_path]);
+    let mut child = Command::new(example("tournament"))
+        .args(&with_killed)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let clock = Instant::now();
+    while clock.elapsed() < Duration::from_secs(60) {
+        let lines = std::fs::read_to_string(&killed).map_or(0, |text| text.lines().count());
+        if lines >= 3 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    with_killed.push("--resume");
+    let resumed = run("tournament", &with_killed, "");
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(
+        tables(&text(&resumed.stdout), "othello"),
+        tables(&text(&full.stdout), "othello")
+    );
+    assert_eq!(games(&killed), games(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merged_shards_equal_the_unsharded_run() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole.jsonl");
+    let full = tournament(&["--out", whole.to_str().expect("UTF-8")]);
+    let mut shards = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        let path = dir.join(format!("shard{}.jsonl", &shard[..1]));
+        tournament(&["--shard", shard, "--out", path.to_str().expect("UTF-8")]);
+        shards.push(path);
+    }
+    let merged = dir.join("merged.jsonl");
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(|path| path.to_str().expect("UTF-8")));
+    args.extend(["--out", merged.to_str().expect("UTF-8")]);
+    let output = run("tournament", &args, "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(games(&merged), games(&whole));
+    let merged_tables = {
+        let stdout = text(&output.stdout);
+        format!("\n{stdout}")
+    };
+    assert_eq!(
+        tables(&merged_tables, "tictactoe"),
+        tables(&text(&full.stdout), "tictactoe")
+    );
+    // A shard of another tournament is refused.
+    let other = dir.join("other.jsonl");
+    let other_args: Vec<&str> = ["random", "greedy", "--game", "nim", "--quiet", "--out"]
+        .into_iter()
+        .chain([other.to_str().expect("UTF-8")])
+        .collect();
+    assert!(run("tournament", &other_args, "").status.success());
+    let refused = run(
+        "tournament",
+        &[
+            "merge",
+            shards[0].to_str().expect("UTF-8"),
+            other.to_str().expect("UTF-8"),
+        ],
+        "",
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("another tournament"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_sweep_draws_its_chart() {
+    let dir = scratch("sweep");
+    let svg = dir.join("sweep.svg");
+    let output = run(
+        "tournament",
+        &[
+            "minimax",
+            "random",
+            "--game",
+            "tictactoe",
+            "--sweep",
+            "depth=1,2,4",
+            "--games",
+            "4",
+            "--quiet",
+            "--svg",
+            svg.to_str().expect("UTF-8"),
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let chart = std::fs::read_to_string(&svg).expect("the chart");
+    assert!(chart.starts_with("<svg") && chart.contains("vs random"));
+    assert_eq!(chart.matches("<circle").count(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_answers_bad_moves_and_saves_the_record() {
+    let dir = scratch("play");
+    let record = dir.join("record.txt");
+    let output = run(
+        "play",
+        &[
+            "--game",
+            "othello",
+            "--engine",
+            "uct:iters=200",
+            "--save",
+            record.to_str().expect("UTF-8"),
+        ],
+        "z9\na1\nf5\nhint\nundo\nf5\nquit\n",
+    );
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.contains("error: \"z9\" is not a move"), "{stdout}");
+    assert!(stdout.contains("error: a1 is not legal here"), "{stdout}");
+    assert!(stdout.contains("principal variation"), "{stdout}");
+    assert!(stdout.contains("Took back"), "{stdout}");
+    assert!(stdout.contains("[X]"), "the last move is marked: {stdout}");
+    let saved = std::fs::read_to_string(&record).expect("the record");
+    assert!(saved.starts_with("f5"), "{saved}");
+    assert_eq!(saved.trim().len(), 4, "f5 and the engine's reply: {saved}");
+    // A whole tic-tac-toe game against perfect play, and the end of input.
+    let record = dir.join("ttt.txt");
+    let output = run(
+        "play",
+        &[
+            "--game",
+            "tictactoe",
+            "--engine",
+            "minimax:depth=9",
+            "--save",
+            record.to_str().expect("UTF-8"),
+        ],
+        "4\n0\n1\n2\n3\n5\n6\n7\n8\n",
+    );
+    assert!(output.status.success());
+    assert!(text(&output.stdout).contains("Game over"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nboard_session_through_stdin_and_stdout() {
+    let script = "nboard 2\n\
+        set depth 6\n\
+        set game (;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)\n\
+        ping 1\n\
+        go\n\
+        hint 2\n\
+        move Q9\n\
+        set depth\n\
+        bogus command\n\
+        move D6\n\
+        ping 2\n\
+        learn\n\
+        quit\n";
+    let output = run(
+        "nboard",
+        &["--engine", "uct:iters=300", "--solve", "12"],
+        script,
+    );
+    assert!(output.status.success());
+    let stdout = text(&output.stdout);
+    let stderr = text(&output.stderr);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("set myname game-search"), "{stdout}");
+    assert_eq!(lines[1], "pong 1");
+    assert!(
+        lines.iter().any(|line| line.starts_with("=== ")),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|line| line.starts_with("search "))
+            .count(),
+        2,
+        "{stdout}"
+    );
+    assert_eq!(lines[lines.len() - 2], "pong 2");
+    assert_eq!(lines[lines.len() - 1], "learned");
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert!(stderr.contains("Q9"), "{stderr}");
+    assert!(
+        stderr.contains("set depth") || stderr.contains("depth"),
+        "{stderr}"
+    );
+}

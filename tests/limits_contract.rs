@@ -1,0 +1,113 @@
+//! Every searcher of the workspace against the `Limits` contract of
+//! `game-traits`, on the real games: Othello and Jungle. (Each crate checks
+//! its own searchers on the toy games; the brute-force `MinimaxSearcher`
+//! of the test kit is meant for them only.)
+
+use bitboard_othello::{Board, CornerFirstPlayout, HeuristicPolicy, PositionalEvaluator, Solver};
+use game_traits::testing::{ContractOptions, check_limits_contract};
+use game_traits::{GreedySearcher, Handover, RandomSearcher, UniformPrior};
+use gumbel_az::{GumbelAz, GumbelConfig, Puct};
+use jungle::{Jungle, JungleEvaluator, JunglePlayout};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, same_hash};
+
+#[test]
+fn every_searcher_keeps_the_contract_on_othello() {
+    let options = ContractOptions::default();
+    let start = Board::start();
+    let threads = |threads| MctsConfig::default().with_threads(threads).with_seed(2);
+    for count in [1, 2] {
+        check_limits_contract(
+            || {
+                Mcts::uct(threads(count))
+                    .unwrap()
+                    .with_playout(CornerFirstPlayout::default())
+                    .with_root_check(same_hash)
+            },
+            &start,
+            &options,
+        )
+        .unwrap();
+    }
+    check_limits_contract(
+        || {
+            Mcts::rave(threads(1), Rave::new())
+                .unwrap()
+                .with_evaluator(PositionalEvaluator)
+        },
+        &start,
+        &options,
+    )
+    .unwrap();
+    check_limits_contract(
+        || GumbelAz::new(HeuristicPolicy::default(), GumbelConfig::for_play()).unwrap(),
+        &start,
+        &options,
+    )
+    .unwrap();
+    check_limits_contract(
+        || Puct::with_defaults(HeuristicPolicy::default()),
+        &start,
+        &options,
+    )
+    .unwrap();
+    check_limits_contract(|| RandomSearcher::new(1), &start, &options).unwrap();
+    check_limits_contract(
+        || GreedySearcher::new(PositionalEvaluator),
+        &start,
+        &options,
+    )
+    .unwrap();
+    // MCTS before the last 12 empty squares, the exact solver after: on
+    // the start position and on one where the solver takes over.
+    let handover = || {
+        Handover::new(
+            Mcts::uct(threads(1)).unwrap().with_root_check(same_hash),
+            Solver::new(),
+            |board: &Board| board.empty_count() <= 12,
+        )
+    };
+    check_limits_contract(handover, &start, &options).unwrap();
+    let late: Board = "XXXXXXXXXXXXXXXXXOXXXXXXXXOOOXXXXXOOXX--XXOXX---XXXXXX--XXXXX--- X"
+        .parse()
+        .unwrap();
+    check_limits_contract(handover, &late, &options).unwrap();
+    check_limits_contract(Solver::new, &late, &options).unwrap();
+}
+
+#[test]
+fn every_searcher_keeps_the_contract_on_jungle() {
+    let options = ContractOptions::default();
+    let start = Jungle::default();
+    for leaf in [
+        LeafEvaluation::Playout,
+        LeafEvaluation::PlayoutCutoff { depth: 20 },
+    ] {
+        let config = MctsConfig::default().with_leaf(leaf).with_seed(4);
+        check_limits_contract(
+            || {
+                Mcts::rave(config.clone(), Rave::new())
+                    .unwrap()
+                    .with_playout(JunglePlayout::default())
+                    .with_root_check(same_hash)
+            },
+            &start,
+            &options,
+        )
+        .unwrap();
+    }
+    let policy = UniformPrior(JungleEvaluator::default());
+    check_limits_contract(
+        || GumbelAz::new(policy, GumbelConfig::for_play()).unwrap(),
+        &start,
+        &options,
+    )
+    .unwrap();
+    check_limits_contract(|| Puct::with_defaults(policy), &start, &options).unwrap();
+    check_limits_contract(|| RandomSearcher::new(2), &start, &options).unwrap();
+    check_limits_contract(
+        || GreedySearcher::new(JungleEvaluator::default()),
+        &start,
+        &options,
+    )
+    .unwrap();
+}
