@@ -9,7 +9,7 @@
 //! options:
 //!   --opponent NAME     random, greedy or both (default both)
 //!   --searcher NAME     the brain's searcher: puct (default), rave, uct,
-//!                       gumbel, greedy, random
+//!                       gumbel, alphabeta, greedy, random
 //!   --games N           games per opponent (rounded up to even; default 50)
 //!   --time-ms T         milliseconds per move of the brain (default 1000)
 //!   --iterations N      a fixed number of iterations per move instead (the

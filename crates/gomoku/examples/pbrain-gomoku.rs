@@ -10,9 +10,11 @@
 //! Piskvork speaks the new protocol to it). Searchers: `puct` (the
 //! default: PUCT AlphaZero with the pattern policy), `gumbel` (Gumbel
 //! AlphaZero, the same policy), `rave` and `uct` (MCTS with threat-aware
-//! playouts), each behind the tactical layer (fives, fours, VCF, VCT); and
-//! the baselines `greedy` and `random`. Adding a searcher is one arm of
-//! `SearcherKind::build` in `examples/common/searchers.rs`. The protocol, as this brain speaks it, is documented in
+//! playouts) and `alphabeta` (iterative-deepening alpha-beta over the
+//! pattern evaluator), each behind the tactical layer (fives, fours, VCF,
+//! VCT); and the baselines `greedy` and `random`. Adding a searcher is one
+//! arm of `SearcherKind::build` in `examples/common/searchers.rs`. The
+//! protocol, as this brain speaks it, is documented in
 //! `gomoku::protocol`: every command of the Gomocup protocol's mandatory
 //! set plus `RESTART`, `RECTSTART` (square boards), `TAKEBACK` and `PLAY`;
 //! `INFO` keys `timeout_turn`, `timeout_match`, `time_left`, `max_memory`

@@ -194,7 +194,7 @@ impl ThreatSolver {
             attacker: game.side().index(),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(DEFAULT_NODES),
-            deadline: limits.time.map(|time| started + time),
+            deadline: limits.time.and_then(|time| started.checked_add(time)),
             limits,
             cuts: 0,
             failed: &mut self.failed,

@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use game_traits::{Limits, SearchReport, SearchStats, Searcher};
+use std::cell::Cell;
+
+use game_traits::{LimitKind, Limits, SearchReport, SearchStats, Searcher, StopReason};
 
 use crate::playout::GomokuGame;
 use crate::{Gomoku, Move, PatternPolicy, Solution, ThreatSolver};
@@ -49,7 +51,8 @@ impl Default for TacticalConfig {
 /// 3. play the first move of a VCF ([`ThreatSolver::vcf`]);
 /// 4. play the first move of a VCT ([`ThreatSolver::vct`]; sound against
 ///    every defence, counter-fours included);
-/// 5. otherwise ask the inner searcher; and if the opponent, given the
+/// 5. play the only legal move, if there is just one;
+/// 6. otherwise ask the inner searcher; and if the opponent, given the
 ///    move, would win by fours (or else by threes), play the first move
 ///    that stops it (checked by searching their VCF or VCT again), trying
 ///    the inner searcher's moves in its order of preference (visits, then
@@ -57,8 +60,9 @@ impl Default for TacticalConfig {
 ///    [`PatternPolicy`]'s twelve favourite cells. If nothing stops it, the
 ///    inner searcher's move stands.
 ///
-/// `Limits::nodes` also caps each threat search; iterations, nodes and
-/// depth go to the inner searcher. With a time limit the threat searches
+/// `Limits::nodes` caps the whole search: the threat searches spend from
+/// it first and the inner searcher gets what is left; the report counts
+/// both. Iterations and depth go to the inner searcher. With a time limit the threat searches
 /// stop at
 /// [`time_share`](TacticalConfig::time_share) of it and the inner searcher
 /// gets what is left (three quarters of it when a threat must be checked);
@@ -130,6 +134,8 @@ pub enum Decision {
     Defence,
     /// It played a VCT; the report's principal variation is the line.
     Vct,
+    /// It was the only legal move.
+    Only,
     /// The inner searcher chose.
     Inner,
 }
@@ -150,14 +156,17 @@ struct Clock {
     /// The whole search's time, if timed.
     total: Option<Duration>,
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    /// The search's node limit, if any: no threat search goes beyond it.
+    /// The search's node limit, if any: the threat searches together stay
+    /// within it.
     nodes: Option<u64>,
+    /// Nodes the threat searches have visited so far.
+    spent: Cell<u64>,
 }
 
 impl Clock {
     /// A threat-search budget of `nodes` (and `plies`), within the share.
     fn budget(&self, nodes: u64, plies: Option<u32>) -> Limits {
-        let mut budget = Limits::nodes(self.nodes.map_or(nodes, |limit| limit.min(nodes)));
+        let mut budget = Limits::nodes(self.nodes_left().map_or(nodes, |left| left.min(nodes)));
         if let Some(share) = self.share {
             budget = budget.with_time(share.saturating_sub(self.started.elapsed()));
         }
@@ -177,6 +186,17 @@ impl Clock {
             .total
             .map(|total| total.saturating_sub(self.started.elapsed()));
         budget
+    }
+
+    /// What is left of the node limit, if there is one.
+    fn nodes_left(&self) -> Option<u64> {
+        self.nodes
+            .map(|limit| limit.saturating_sub(self.spent.get()))
+    }
+
+    /// Counts the nodes of the threat search that just ended.
+    fn spend(&self, solver: &ThreatSolver) {
+        self.spent.set(self.spent.get() + solver.nodes());
     }
 
     fn out_of_time(&self) -> bool {
@@ -210,19 +230,22 @@ impl<S> TacticalSearcher<S> {
                 Decision::Block,
             ));
         }
-        if let Solution::Win(line) = self
+        let fours = self
             .solver
-            .vcf(game, &clock.budget(self.config.vcf_nodes, None))
-        {
+            .vcf(game, &clock.budget(self.config.vcf_nodes, None));
+        clock.spend(&self.solver);
+        if let Solution::Win(line) = fours {
             return Some((line[0], line, 1.0, Decision::Vcf));
         }
-        if self.config.vct_nodes > 0
-            && let Solution::Win(line) = self.solver.vct(
+        if self.config.vct_nodes > 0 {
+            let threes = self.solver.vct(
                 game,
                 &clock.budget(self.config.vct_nodes, Some(self.config.vct_plies)),
-            )
-        {
-            return Some((line[0], line, 1.0, Decision::Vct));
+            );
+            clock.spend(&self.solver);
+            if let Solution::Win(line) = threes {
+                return Some((line[0], line, 1.0, Decision::Vct));
+            }
         }
         None
     }
@@ -231,19 +254,23 @@ impl<S> TacticalSearcher<S> {
     /// by threes), and how.
     fn threatened(&mut self, game: &Gomoku, clock: &Clock) -> Option<Threatened> {
         let opponent_view = game.null_move();
-        if let Solution::Win(line) = self.solver.vcf(
+        let fours = self.solver.vcf(
             &opponent_view,
             &clock.budget(self.config.defence_nodes, None),
-        ) {
+        );
+        clock.spend(&self.solver);
+        if let Solution::Win(line) = fours {
             return Some(Threatened { line });
         }
-        if self.config.vct_nodes > 0
-            && let Solution::Win(line) = self.solver.vct(
+        if self.config.vct_nodes > 0 {
+            let threes = self.solver.vct(
                 &opponent_view,
                 &clock.budget(self.config.defence_nodes, Some(self.config.vct_plies)),
-            )
-        {
-            return Some(Threatened { line });
+            );
+            clock.spend(&self.solver);
+            if let Solution::Win(line) = threes {
+                return Some(Threatened { line });
+            }
         }
         None
     }
@@ -262,6 +289,7 @@ impl<S> TacticalSearcher<S> {
         let fours = self
             .solver
             .vcf(&after, &clock.late_budget(self.config.defence_nodes, None));
+        clock.spend(&self.solver);
         if !refuted(fours) {
             return true;
         }
@@ -272,6 +300,7 @@ impl<S> TacticalSearcher<S> {
             &after,
             &clock.late_budget(self.config.defence_nodes, Some(self.config.vct_plies)),
         );
+        clock.spend(&self.solver);
         !refuted(threes)
     }
 
@@ -304,7 +333,7 @@ impl<S> TacticalSearcher<S> {
             .filter(|&mv| seen.insert(mv) && game_traits::Game::is_legal(game, mv))
             .collect();
         for mv in candidates {
-            if clock.out_of_time() {
+            if clock.out_of_time() || clock.nodes_left() == Some(0) {
                 break;
             }
             if !self.still_wins(game, mv, clock) {
@@ -333,17 +362,34 @@ where
             total: limits.time,
             stop: limits.stop.clone(),
             nodes: limits.nodes,
+            spent: Cell::new(0),
         };
         if let Some((mv, line, value, decision)) = self.forced(game, &clock) {
             self.last = Some(decision);
-            return SearchReport::new(Some(mv), value)
-                .with_pv(line)
-                .with_stats(SearchStats::new(
-                    0,
-                    self.solver.nodes(),
-                    0,
-                    clock.started.elapsed(),
-                ));
+            // A five, a VCF or a VCT is a proven win, and two fives of the
+            // opponent a proven loss; blocking one five is the only move
+            // that does not lose at once, so nothing is left to search.
+            let stop = if value == 0.0 {
+                StopReason::Exhausted
+            } else {
+                StopReason::Solved
+            };
+            return SearchReport::new(Some(mv), value).with_pv(line).with_stats(
+                SearchStats::new(0, clock.spent.get(), 0, clock.started.elapsed()).with_stop(stop),
+            );
+        }
+        // A single legal move (late on a small board, or a renju pass)
+        // needs no search.
+        let mut legal = Vec::new();
+        game_traits::Game::legal_moves(game, &mut legal);
+        if let [only] = legal[..] {
+            self.last = Some(Decision::Only);
+            return SearchReport::new(Some(only), self.policy.evaluator.evaluate(game))
+                .with_pv(vec![only])
+                .with_stats(
+                    SearchStats::new(0, clock.spent.get(), 0, clock.started.elapsed())
+                        .with_stop(StopReason::Exhausted),
+                );
         }
         let threat = self.threatened(game, &clock);
         // The inner searcher gets the rest of the time, less a reserve for
@@ -358,8 +404,14 @@ where
             };
             rest.time = Some((left - reserve).max(Duration::from_millis(1)));
         }
+        if let Some(left) = clock.nodes_left() {
+            rest.nodes = Some(left.max(1));
+        }
         self.last = Some(Decision::Inner);
-        let report = self.inner.search(state, &rest);
+        let mut report = self.inner.search(state, &rest);
+        // The inner searcher's nodes count against the limit too.
+        clock.spent.set(clock.spent.get() + report.stats.nodes);
+        report.stats.nodes = clock.spent.get();
         let Some(threat) = threat else {
             return report;
         };
@@ -375,7 +427,9 @@ where
             .into_iter()
             .chain(ranked.iter().map(|info| info.mv))
             .collect();
-        match self.refutation(game, &preferred, &threat, &clock) {
+        let refutation = self.refutation(game, &preferred, &threat, &clock);
+        report.stats.nodes = clock.spent.get();
+        match refutation {
             Some(mv) if Some(mv) == report.best => report,
             Some(mv) => {
                 self.last = Some(Decision::Defence);
@@ -404,6 +458,12 @@ where
 
     fn name(&self) -> String {
         format!("tactical+{}", self.inner.name())
+    }
+
+    /// What the inner searcher honours: the threat searches stay within
+    /// every limit (their own node and ply budgets besides).
+    fn honours(&self, kind: LimitKind) -> bool {
+        self.inner.honours(kind)
     }
 }
 
@@ -434,5 +494,9 @@ impl<S: Searcher<crate::Focused>> Searcher<Gomoku> for OnFocused<S> {
 
     fn name(&self) -> String {
         self.0.name()
+    }
+
+    fn honours(&self, kind: LimitKind) -> bool {
+        self.0.honours(kind)
     }
 }

@@ -8,9 +8,11 @@ use gomoku::{Focused, Gomoku, PatternEvaluator, PatternPolicy, Rule};
 
 fn full(size: usize, rule: Rule) -> Invariants<Gomoku> {
     let start = Gomoku::with_size(size, rule).unwrap();
+    // The hash identifies the whole position (stones and player to move;
+    // size and rule are fixed within a run).
     let harness = Invariants::new(start.clone(), start.max_plies())
         .text()
-        .position_hash()
+        .hash_key(Gomoku::clone)
         .action_space()
         .evaluator(PatternEvaluator::default())
         .policy_evaluator(PatternPolicy::default());
@@ -30,7 +32,7 @@ fn focused(size: usize, rule: Rule) -> Invariants<Focused> {
     let start = Focused::new(Gomoku::with_size(size, rule).unwrap());
     let harness = Invariants::new(start.clone(), start.game().max_plies())
         .text()
-        .position_hash()
+        .hash_key(Focused::clone)
         .action_space()
         .evaluator(PatternEvaluator::default())
         .policy_evaluator(PatternPolicy::default());

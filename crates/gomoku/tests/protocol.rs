@@ -523,3 +523,46 @@ fn end_stops_a_search_at_once() {
         started.elapsed()
     );
 }
+
+#[test]
+fn every_searcher_of_the_binary_plays_within_the_turn_time() {
+    let binary = brain_binary();
+    let turn_ms = 300;
+    let limit = Duration::from_millis(turn_ms);
+    for (searcher, rule) in [
+        ("puct", "0"),
+        ("gumbel", "1"),
+        ("rave", "4"),
+        ("uct", "0"),
+        ("alphabeta", "4"),
+        ("alphabeta", "0"),
+        ("greedy", "1"),
+        ("random", "4"),
+    ] {
+        let mut session = Process::start(&binary, &["--searcher", searcher, "--seed", "2"]);
+        session.tell(&format!("INFO timeout_turn {turn_ms}"));
+        session.tell(&format!("INFO rule {rule}"));
+        expect(&mut session, "START 15", "OK");
+        let game_rule = match rule {
+            "0" => Rule::Freestyle,
+            "1" => Rule::Standard,
+            _ => Rule::Renju,
+        };
+        let mut game = Gomoku::with_size(15, game_rule).unwrap();
+        ask_move(&mut session, "BEGIN", &mut game, limit);
+        // A few turns with the opponent's replies from the game itself.
+        for _ in 0..3 {
+            let reply = game.focus_moves().iter().next().unwrap();
+            game.play(reply);
+            if game.result().is_some() {
+                break;
+            }
+            let line = format!("TURN {}", coordinates(reply, 15));
+            ask_move(&mut session, &line, &mut game, limit);
+            if game.result().is_some() {
+                break;
+            }
+        }
+        session.end();
+    }
+}

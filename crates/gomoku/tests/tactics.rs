@@ -581,9 +581,7 @@ fn every_searcher_makes_fives_and_blocks_fours() {
     )
     .unwrap();
     let rave = Mcts::with_parts(
-        config
-            .clone()
-            .with_exploration(Rave::RECOMMENDED_EXPLORATION),
+        config.clone().with_exploration(Rave::NEUTRAL_EXPLORATION),
         Rave::new(),
         ThreatPlayout,
         PatternEvaluator::default(),

@@ -8,6 +8,11 @@ use gomoku::{
 };
 use gumbel_az::{GumbelAz, GumbelConfig, Puct, PuctConfig};
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, Uct};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
+
+/// RAVE's exploration constant here: the value the Gomoku strength runs
+/// were measured with (not tuned for Gomoku).
+const RAVE_EXPLORATION: f32 = 0.25;
 
 /// A searcher by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +26,9 @@ pub(crate) enum SearcherKind {
     /// PUCT (AlphaZero) with the pattern policy (the default: the
     /// strongest against the greedy player, see `docs/results.md`).
     Puct,
+    /// Alpha-beta (iterative deepening, transposition table) over the
+    /// pattern evaluator, moves ordered by the pattern policy.
+    AlphaBeta,
     /// One ply of the pattern evaluator.
     Greedy,
     /// Uniformly random focused moves.
@@ -29,7 +37,8 @@ pub(crate) enum SearcherKind {
 
 impl SearcherKind {
     /// The names, for help texts.
-    pub(crate) const NAMES: &'static str = "puct (default), rave, uct, gumbel, greedy, random";
+    pub(crate) const NAMES: &'static str =
+        "puct (default), rave, uct, gumbel, alphabeta, greedy, random";
 
     /// The default searcher.
     pub(crate) const DEFAULT: SearcherKind = SearcherKind::Puct;
@@ -41,6 +50,7 @@ impl SearcherKind {
             "uct" => SearcherKind::Uct,
             "gumbel" => SearcherKind::Gumbel,
             "puct" => SearcherKind::Puct,
+            "alphabeta" | "ab" => SearcherKind::AlphaBeta,
             "greedy" => SearcherKind::Greedy,
             "random" => SearcherKind::Random,
             _ => return None,
@@ -73,7 +83,7 @@ impl SearcherKind {
             };
         match self {
             SearcherKind::Rave => {
-                let config = mcts.with_exploration(Rave::RECOMMENDED_EXPLORATION);
+                let config = mcts.with_exploration(RAVE_EXPLORATION);
                 let searcher = Mcts::with_parts(
                     config,
                     Rave::new(),
@@ -104,6 +114,21 @@ impl SearcherKind {
             SearcherKind::Puct => {
                 let config = PuctConfig::default().with_seed(seed);
                 let searcher = Puct::new(PatternPolicy::default(), config)
+                    .unwrap_or_else(|error| panic!("valid settings: {error}"));
+                tactical(Box::new(searcher))
+            }
+            SearcherKind::AlphaBeta => {
+                // The table gets the same half of the memory (16 bytes an
+                // entry).
+                let entries = settings.max_memory.map_or(1 << 20, |bytes| {
+                    (bytes / 2 / 16).clamp(1 << 12, 1 << 24) as usize
+                });
+                let config = AlphaBetaConfig::default()
+                    .with_threads(threads)
+                    .with_table_entries(entries);
+                let searcher = AlphaBeta::new(PatternEvaluator::default())
+                    .with_policy(PatternPolicy::default())
+                    .with_config(config)
                     .unwrap_or_else(|error| panic!("valid settings: {error}"));
                 tactical(Box::new(searcher))
             }
