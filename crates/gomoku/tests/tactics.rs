@@ -10,6 +10,7 @@ use gomoku::{
 };
 use gumbel_az::{GumbelAz, GumbelConfig, Puct, PuctConfig};
 use mcts_rave::{Mcts, MctsConfig, Rave, Uct};
+use pimc_alphabeta::AlphaBeta;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -606,6 +607,14 @@ fn every_searcher_makes_fives_and_blocks_fours() {
         &mut OnFocused(puct),
         &cases,
         &Limits::iterations(64),
+    );
+    // Alpha-beta with the evaluator, two plies: a five is a proven win,
+    // and every move but the block loses to one.
+    check(
+        "alphabeta",
+        &mut OnFocused(AlphaBeta::new(PatternEvaluator::default())),
+        &cases,
+        &Limits::depth(2),
     );
     // The greedy player on the full board, and through the focused view.
     check(
