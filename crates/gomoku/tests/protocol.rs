@@ -479,7 +479,9 @@ fn brain_binary() -> PathBuf {
 fn scripted_session_through_the_binary() {
     let binary = brain_binary();
     let session = Process::start(&binary, &["--seed", "3"]);
-    scripted_session(session, 500);
+    // A second per move: the brain's margin (a tenth) then also covers a
+    // debug build's scheduling delays on a loaded machine.
+    scripted_session(session, 1000);
 }
 
 #[test]
