@@ -8,11 +8,12 @@ use gomoku::{Focused, Gomoku, PatternEvaluator, PatternPolicy, Rule};
 
 fn full(size: usize, rule: Rule) -> Invariants<Gomoku> {
     let start = Gomoku::with_size(size, rule).unwrap();
-    // The hash identifies the whole position (stones and player to move;
-    // size and rule are fixed within a run).
+    // The hash identifies the whole position: stones, player to move and
+    // rule, which the one-line text holds (a small key: a position keeps
+    // kilobytes of caches).
     let harness = Invariants::new(start.clone(), start.max_plies())
         .text()
-        .hash_key(Gomoku::clone)
+        .hash_key(Gomoku::to_line)
         .action_space()
         .evaluator(PatternEvaluator::default())
         .policy_evaluator(PatternPolicy::default());
@@ -32,7 +33,7 @@ fn focused(size: usize, rule: Rule) -> Invariants<Focused> {
     let start = Focused::new(Gomoku::with_size(size, rule).unwrap());
     let harness = Invariants::new(start.clone(), start.game().max_plies())
         .text()
-        .hash_key(Focused::clone)
+        .hash_key(|focused: &Focused| focused.game().to_line())
         .action_space()
         .evaluator(PatternEvaluator::default())
         .policy_evaluator(PatternPolicy::default());
