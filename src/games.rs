@@ -7,6 +7,7 @@ use bitboard_othello::{
 };
 use game_traits::testing::{Nim, NimMove, TicTacToe, TicTacToeHeuristic};
 use game_traits::{OutcomeEvaluator, Player, PositionHash, UniformPlayout, UniformPrior};
+use gomoku::{Focused, FocusedPlayout, Gomoku, PatternEvaluator, PatternPolicy, ThreatPlayout};
 use jungle::{Jungle, JungleEvaluator, JunglePlayout};
 
 use crate::registry::{BoxedSearcher, InputError, RegistryGame, SearcherSpec, othello_solver};
@@ -383,6 +384,91 @@ impl RegistryGame for Nim {
 
     fn record(start: &Nim, moves: &[NimMove]) -> String {
         let moves: Vec<String> = moves.iter().map(|&mv| Nim::move_text(mv)).collect();
+        format!("{start}\n{}", moves.join(" "))
+    }
+}
+
+impl RegistryGame for Focused {
+    const NAME: &'static str = "gomoku";
+    const SUMMARY: &'static str =
+        "Gomoku 15x15 freestyle, searchers see the cells near stones (gomoku); moves like h8";
+    const HASH: Option<fn(&Self) -> u64> = Some(Self::position_hash);
+
+    type RandomPlayout = FocusedPlayout;
+    type HeuristicPlayout = ThreatPlayout;
+    type Evaluator = PatternEvaluator;
+    type Policy = PatternPolicy;
+
+    fn start() -> Focused {
+        Focused::new(Gomoku::new())
+    }
+
+    fn random_playout() -> FocusedPlayout {
+        FocusedPlayout
+    }
+
+    fn heuristic_playout() -> ThreatPlayout {
+        ThreatPlayout
+    }
+
+    fn evaluator() -> PatternEvaluator {
+        PatternEvaluator::default()
+    }
+
+    fn policy() -> PatternPolicy {
+        PatternPolicy::default()
+    }
+
+    fn max_plies() -> usize {
+        // A full 15x15 board is a draw.
+        15 * 15 + 1
+    }
+
+    fn parse_move(&self, text: &str) -> Result<gomoku::Move, InputError> {
+        text.parse().map_err(|error| bad_move(text, error))
+    }
+
+    fn move_text(mv: gomoku::Move) -> String {
+        mv.to_string()
+    }
+
+    fn parse_position(text: &str) -> Result<Focused, InputError> {
+        text.parse().map_err(|error| bad_position(text, error))
+    }
+
+    fn position_text(&self) -> String {
+        self.to_string()
+    }
+
+    fn draw(&self, last: Option<gomoku::Move>) -> String {
+        let game = self.game();
+        let size = game.size();
+        let columns: String = (0..size)
+            .map(|x| format!(" {} ", char::from(b'a' + x as u8)))
+            .collect();
+        let mut out = format!("   {columns}\n");
+        for y in (0..size).rev() {
+            out.push_str(&format!("{:>2} ", y + 1));
+            for x in 0..size {
+                let mv = gomoku::Move::new(x as u8, y as u8);
+                let content = match game.stone(mv) {
+                    Some(Player::First) => 'X',
+                    Some(Player::Second) => 'O',
+                    None => '.',
+                };
+                out.push_str(&cell(content, last == Some(mv)));
+            }
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "X: Black (first), O: White; rule {}\n",
+            game.rule()
+        ));
+        out
+    }
+
+    fn record(start: &Focused, moves: &[gomoku::Move]) -> String {
+        let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
         format!("{start}\n{}", moves.join(" "))
     }
 }

@@ -54,8 +54,8 @@
 //! 2. Add the type to the `games!` list at the end of this module; it
 //!    generates [`GAMES`] and the dispatch in [`visit_game`].
 //!
-//! Gomoku, for instance, is `impl RegistryGame for gomoku::Board` and
-//! `games!(Board, Jungle, TicTacToe, Nim, gomoku::Board)`.
+//! Gomoku, for instance, is `impl RegistryGame for gomoku::Focused` and
+//! `games!(Board, Jungle, Focused, TicTacToe, Nim)`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -68,6 +68,7 @@ use game_traits::{
     ActionSpace, Evaluator, GreedySearcher, LimitKind, Limits, Playout, PolicyEvaluator,
     RandomSearcher, Searcher,
 };
+use gomoku::Focused;
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
 use jungle::Jungle;
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Parallelism, Rave, TreePolicy, Uct};
@@ -1006,7 +1007,7 @@ macro_rules! games {
     };
 }
 
-games!(Board, Jungle, TicTacToe, Nim);
+games!(Board, Jungle, Focused, TicTacToe, Nim);
 
 #[cfg(test)]
 mod tests {
