@@ -1152,10 +1152,15 @@ mod tests {
             visit_game("Jungle", Names).unwrap(),
             ("jungle".to_string(), 24)
         );
+        // The focused view: only the centre on an empty board.
+        assert_eq!(
+            visit_game("gomoku", Names).unwrap(),
+            ("gomoku".to_string(), 1)
+        );
         assert!(matches!(
             visit_game("chess", Names),
             Err(RegistryError::UnknownGame { .. })
         ));
-        assert_eq!(GAMES.len(), 4);
+        assert_eq!(GAMES.len(), 5);
     }
 }
