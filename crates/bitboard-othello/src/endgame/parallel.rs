@@ -196,25 +196,9 @@ pub(crate) fn run_split<'a>(
     offers.retain(|offer| !Arc::ptr_eq(offer, &split));
     // Wait for the helpers, helping at split points below this one.
     while split.helpers.load(Ordering::Relaxed) > 0 {
-        let below = offers
-            .iter()
-            .find(|offer| offer.is_below(&split) && offer.has_moves())
-            .cloned();
-        if let Some(offer) = below {
-            offer.helpers.fetch_add(1, Ordering::Relaxed);
-            drop(offers);
-            search_split_moves(recursion, search, &offer);
-            offers = lock(&pool.offers);
-            offer.helpers.fetch_sub(1, Ordering::Relaxed);
-            pool.changed.notify_all();
-        } else {
-            pool.idle.fetch_add(1, Ordering::Relaxed);
-            offers = pool
-                .changed
-                .wait(offers)
-                .unwrap_or_else(PoisonError::into_inner);
-            pool.idle.fetch_sub(1, Ordering::Relaxed);
-        }
+        offers = help_once(recursion, search, pool, offers, |offer| {
+            offer.is_below(&split)
+        });
     }
     drop(offers);
     let state = lock(&split.state);
@@ -287,23 +271,40 @@ pub(crate) fn help<'a>(recursion: impl Recursion<'a>, search: &mut Search<'a>) {
         if pool.finished.load(Ordering::Relaxed) {
             return;
         }
-        let offer = offers.iter().find(|offer| offer.has_moves()).cloned();
-        if let Some(offer) = offer {
-            offer.helpers.fetch_add(1, Ordering::Relaxed);
-            drop(offers);
-            search_split_moves(recursion, search, &offer);
-            offers = lock(&pool.offers);
-            offer.helpers.fetch_sub(1, Ordering::Relaxed);
-            pool.changed.notify_all();
-        } else {
-            pool.idle.fetch_add(1, Ordering::Relaxed);
-            offers = pool
-                .changed
-                .wait(offers)
-                .unwrap_or_else(PoisonError::into_inner);
-            pool.idle.fetch_sub(1, Ordering::Relaxed);
-        }
+        offers = help_once(recursion, search, pool, offers, |_| true);
     }
+}
+
+/// Searches the moves of the first offer with moves left that `eligible`
+/// accepts, or, if there is none, waits (counted as idle) until the offers
+/// change. Takes and returns the lock on the offers.
+fn help_once<'a, 'p>(
+    recursion: impl Recursion<'a>,
+    search: &mut Search<'a>,
+    pool: &'p Pool,
+    offers: MutexGuard<'p, Vec<Arc<Split>>>,
+    eligible: impl Fn(&Split) -> bool,
+) -> MutexGuard<'p, Vec<Arc<Split>>> {
+    let offer = offers
+        .iter()
+        .find(|offer| eligible(offer) && offer.has_moves())
+        .cloned();
+    let Some(offer) = offer else {
+        pool.idle.fetch_add(1, Ordering::Relaxed);
+        let offers = pool
+            .changed
+            .wait(offers)
+            .unwrap_or_else(PoisonError::into_inner);
+        pool.idle.fetch_sub(1, Ordering::Relaxed);
+        return offers;
+    };
+    offer.helpers.fetch_add(1, Ordering::Relaxed);
+    drop(offers);
+    search_split_moves(recursion, search, &offer);
+    let offers = lock(&pool.offers);
+    offer.helpers.fetch_sub(1, Ordering::Relaxed);
+    pool.changed.notify_all();
+    offers
 }
 
 /// Locks a mutex, ignoring poisoning (the data behind it stays valid: a
