@@ -7,13 +7,13 @@ use std::fmt;
 use game_traits::hidden::{InfoSetSearcher, WorldMove, finished_report};
 use game_traits::{
     Budget, Evaluator, Game, InformationSet, LimitKind, Limits, MoveInfo, OutcomeEvaluator, Player,
-    Playout, SearchReport, SearchStats, StopReason, UniformPlayout, contain_value, zobrist,
+    Playout, SearchReport, SearchStats, StopReason, UniformPlayout, zobrist,
 };
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::config::{ConfigError, LeafEvaluation, MctsConfig, Parallelism};
-use crate::worker::STALL_WINDOW;
+use crate::worker::{STALL_WINDOW, Valued, evaluated, exact};
 
 /// Iterations between two looks at the clock and the stop flag. An
 /// iteration samples a world and plays a game out, so this keeps time
@@ -817,30 +817,6 @@ impl<M: Copy + PartialEq, P> IsWorker<M, P> {
             node.mean += (value - node.mean) / node.visits as f32;
         }
     }
-}
-
-/// A value and the player it is for.
-type Valued = (f32, Player);
-
-/// The exact result of a finished position, for the player to move there.
-fn exact<G: Game>(state: &G) -> Valued {
-    let player = state.to_move();
-    (
-        state
-            .outcome()
-            .map_or(0.0, |outcome| outcome.reward(player)),
-        player,
-    )
-}
-
-/// The exact result if the game is over, the evaluator's value otherwise.
-fn evaluated<G: Game, E: Evaluator<G>>(state: &G, evaluator: &E) -> Valued {
-    let player = state.to_move();
-    let value = match state.outcome() {
-        Some(outcome) => outcome.reward(player),
-        None => contain_value(evaluator.value(state)),
-    };
-    (value, player)
 }
 
 #[cfg(test)]

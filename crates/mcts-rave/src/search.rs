@@ -16,9 +16,9 @@ use crate::shared_tree::{
     AmafStats, Cells, EXPANDED, EXPANDING, LEAF, LockFree, Locked, NodeStats, SharedTree,
     VisitCountError,
 };
-use crate::shared_worker::{Shared, SharedWorker, exact, mark_terminal};
+use crate::shared_worker::{Shared, SharedWorker, mark_terminal};
 use crate::tree::Proof;
-use crate::worker::{Context, Ended, Share, Worker};
+use crate::worker::{Context, Ended, Share, Worker, exact};
 
 /// Monte-Carlo tree search over any [`Game`].
 ///

@@ -20,10 +20,7 @@ use crate::shared_tree::{
     AmafStats, Cells, EXPANDED, EXPANDING, LEAF, NodeStats, SharedTree, Snapshot, TERMINAL,
 };
 use crate::tree::Proof;
-use crate::worker::{Context, Ended, STALL_WINDOW, TIME_CHECK_STRIDE};
-
-/// A value and the player it is for.
-type Valued = (f32, Player);
+use crate::worker::{Context, Ended, STALL_WINDOW, TIME_CHECK_STRIDE, Valued, exact};
 
 /// What the threads of one search share besides the tree.
 pub(crate) struct Shared {
@@ -585,16 +582,4 @@ pub(crate) fn mark_terminal<M: Copy + PartialEq, C: Cells>(
         -value
     };
     current.prove(Proof::from_value(for_mover), 0)
-}
-
-/// The exact result of a finished position, for the player to move there.
-#[inline]
-pub(crate) fn exact<G: Game>(state: &G) -> Valued {
-    let player = state.to_move();
-    (
-        state
-            .outcome()
-            .map_or(0.0, |outcome| outcome.reward(player)),
-        player,
-    )
 }

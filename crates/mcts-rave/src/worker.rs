@@ -60,7 +60,7 @@ pub(crate) enum Ended {
 }
 
 /// A value and the player it is for.
-type Valued = (f32, Player);
+pub(crate) type Valued = (f32, Player);
 
 pub(crate) struct Worker<G: Game, P> {
     pub(crate) tree: Tree<G::Move>,
@@ -481,7 +481,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
 
 /// The exact result of a finished position, for the player to move there.
 #[inline]
-fn exact<G: Game>(state: &G) -> Valued {
+pub(crate) fn exact<G: Game>(state: &G) -> Valued {
     let player = state.to_move();
     (
         state
@@ -492,7 +492,7 @@ fn exact<G: Game>(state: &G) -> Valued {
 }
 
 /// The exact result if the game is over, the evaluator's value otherwise.
-fn evaluated<G: Game, E: Evaluator<G>>(state: &G, evaluator: &E) -> Valued {
+pub(crate) fn evaluated<G: Game, E: Evaluator<G>>(state: &G, evaluator: &E) -> Valued {
     let player = state.to_move();
     let value = match state.outcome() {
         Some(outcome) => outcome.reward(player),
