@@ -13,7 +13,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::config::{ConfigError, LeafEvaluation, MctsConfig, Parallelism};
-use crate::worker::{STALL_WINDOW, Valued, evaluated, exact};
+use crate::worker::{STALL_WINDOW, Valued, evaluated, exact, run_workers};
 
 /// Iterations between two looks at the clock and the stop flag. An
 /// iteration samples a world and plays a game out, so this keeps time
@@ -254,30 +254,9 @@ where
                 stop_when_stalled: stalls,
             })
             .collect();
-        let results: Vec<(u64, IsEnded)> = if threads == 1 {
-            vec![self.workers[0].run(info, &context, shares[0], budget)]
-        } else {
-            std::thread::scope(|scope| {
-                let (main, helpers) = self.workers.split_at_mut(1);
-                let handles: Vec<_> = helpers
-                    .iter_mut()
-                    .zip(&shares[1..])
-                    .map(|(worker, &share)| {
-                        let context = &context;
-                        scope.spawn(move || worker.run(info, context, share, budget))
-                    })
-                    .collect();
-                let mut results = vec![main[0].run(info, &context, shares[0], budget)];
-                for handle in handles {
-                    results.push(
-                        handle
-                            .join()
-                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    );
-                }
-                results
-            })
-        };
+        let results = run_workers(&mut self.workers, |index, worker| {
+            worker.run(info, &context, shares[index], budget)
+        });
         let total = results.iter().map(|&(done, _)| done).sum();
         let reason = match results[0].1 {
             IsEnded::Full => StopReason::Nodes,

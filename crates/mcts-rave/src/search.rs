@@ -18,7 +18,7 @@ use crate::shared_tree::{
 };
 use crate::shared_worker::{Shared, SharedWorker, mark_terminal};
 use crate::tree::Proof;
-use crate::worker::{Context, Ended, Share, Worker, exact};
+use crate::worker::{Context, Ended, Share, Worker, exact, run_workers};
 
 /// Monte-Carlo tree search over any [`Game`].
 ///
@@ -220,26 +220,8 @@ where
     E: Evaluator<G>,
     C: Cells,
 {
-    let (main, helpers) = workers.split_at_mut(1);
-    if helpers.is_empty() {
-        return vec![main[0].run(state, context, tree, shared, values, budget)];
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = helpers
-            .iter_mut()
-            .map(|worker| {
-                scope.spawn(move || worker.run(state, context, tree, shared, values, budget))
-            })
-            .collect();
-        let mut results = vec![main[0].run(state, context, tree, shared, values, budget)];
-        for handle in handles {
-            results.push(
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
-        }
-        results
+    run_workers(workers, |_, worker| {
+        worker.run(state, context, tree, shared, values, budget)
     })
 }
 
@@ -636,30 +618,9 @@ where
         for worker in &mut self.workers {
             worker.prepare_root(state, moves, &context);
         }
-        let results: Vec<(u64, Ended)> = if threads == 1 {
-            vec![self.workers[0].run(state, &context, shares[0], budget)]
-        } else {
-            std::thread::scope(|scope| {
-                let (main, helpers) = self.workers.split_at_mut(1);
-                let handles: Vec<_> = helpers
-                    .iter_mut()
-                    .zip(&shares[1..])
-                    .map(|(worker, &share)| {
-                        let context = &context;
-                        scope.spawn(move || worker.run(state, context, share, budget))
-                    })
-                    .collect();
-                let mut results = vec![main[0].run(state, &context, shares[0], budget)];
-                for handle in handles {
-                    results.push(
-                        handle
-                            .join()
-                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    );
-                }
-                results
-            })
-        };
+        let results = run_workers(&mut self.workers, |index, worker| {
+            worker.run(state, &context, shares[index], budget)
+        });
         let total = results.iter().map(|&(done, _)| done).sum();
         // A proof in any tree holds for all; otherwise the main thread's
         // reason (the threads share one clock and even shares).

@@ -479,6 +479,38 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
     }
 }
 
+/// Runs `run(index, worker)` for every worker, the first on this thread and
+/// the others on scoped threads, and returns the results in worker order.
+/// A panic on a helper thread is resumed here.
+pub(crate) fn run_workers<W: Send, R: Send>(
+    workers: &mut [W],
+    run: impl Fn(usize, &mut W) -> R + Sync,
+) -> Vec<R> {
+    let Some((main, helpers)) = workers.split_first_mut() else {
+        return Vec::new();
+    };
+    if helpers.is_empty() {
+        return vec![run(0, main)];
+    }
+    std::thread::scope(|scope| {
+        let run = &run;
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .enumerate()
+            .map(|(index, worker)| scope.spawn(move || run(index + 1, worker)))
+            .collect();
+        let mut results = vec![run(0, main)];
+        for handle in handles {
+            results.push(
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        results
+    })
+}
+
 /// The exact result of a finished position, for the player to move there.
 #[inline]
 pub(crate) fn exact<G: Game>(state: &G) -> Valued {
