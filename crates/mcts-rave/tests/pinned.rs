@@ -15,6 +15,7 @@ use std::sync::Arc;
 use bitboard_othello::{Board, PositionalEvaluator};
 use game_traits::testing::{
     ExplicitTree, Nim, RandomTree, TicTacToe, TicTacToeHeuristic, TreeEvaluator, TreeGame,
+    assert_matches_pinned,
 };
 use game_traits::{Game, Limits, SearchReport, Searcher, UniformPlayout};
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, Uct, same_hash};
@@ -256,21 +257,9 @@ fn cases() -> Vec<(String, String)> {
 
 #[test]
 fn reports_match_the_pinned_ones() {
-    let lines = cases();
-    if std::env::var_os("MCTS_PIN_WRITE").is_some() {
-        for (name, line) in &lines {
-            println!("{name}: {line}");
-        }
-        return;
-    }
-    let expected = include_str!("data/pinned_reports.txt");
-    let expected: Vec<&str> = expected.lines().filter(|line| !line.is_empty()).collect();
-    assert_eq!(expected.len(), lines.len(), "number of pinned cases");
-    for ((name, line), pinned) in lines.iter().zip(expected) {
-        let current = format!("{name}: {line}");
-        assert_eq!(
-            current, pinned,
-            "case {name} differs from its pinned report"
-        );
-    }
+    assert_matches_pinned(
+        &cases(),
+        include_str!("data/pinned_reports.txt"),
+        "MCTS_PIN_WRITE",
+    );
 }

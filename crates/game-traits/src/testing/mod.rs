@@ -25,6 +25,7 @@ mod harness;
 mod infoset;
 mod minimax;
 mod nim;
+mod pinned;
 mod searchers;
 #[cfg(feature = "serde")]
 mod serde_checks;
@@ -40,6 +41,7 @@ pub use harness::{
 pub use infoset::{INFO_SET_WORLD_SAMPLES, check_info_set_searcher, info_set_positions};
 pub use minimax::{MinimaxSearcher, child_value, minimax, value_for_mover};
 pub use nim::{MAX_HEAP_SIZE, MAX_HEAPS, Nim, NimMove, ParseNimError};
+pub use pinned::assert_matches_pinned;
 pub use searchers::{
     ContractOptions, SearcherFailure, Tactic, TacticalCase, check_against_minimax,
     check_limits_contract, check_repeatable, check_tactics, contract_positions, random_positions,
