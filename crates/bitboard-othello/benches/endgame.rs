@@ -1,6 +1,7 @@
 //! Exact endgame solving: FFO #40-#44 (20-23 empties) on one thread and
 //! on two, and seeded random 20-empty positions, each from an empty
-//! transposition table.
+//! transposition table; and FFO #40-#44 with the table's prefetching on
+//! and off.
 
 use bitboard_othello::{Board, Solver, Wld};
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
@@ -107,12 +108,35 @@ fn bench_endgame(c: &mut Criterion) {
     group.finish();
 }
 
+/// FFO #40-#44 in a row, with the table's prefetching on and off: what
+/// the one `unsafe` block of the crate (the prefetch instruction) brings.
+fn bench_prefetch(c: &mut Criterion) {
+    let problems = ffo();
+    let mut group = c.benchmark_group("endgame/othello/prefetch");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    for prefetch in [true, false] {
+        let mut solver = Solver::new().with_prefetch(prefetch);
+        let id = if prefetch { "on" } else { "off" };
+        group.bench_function(BenchmarkId::new("ffo40-44", id), |b| {
+            b.iter(|| {
+                for (id, board, score) in &problems {
+                    solver.clear();
+                    let solution = solver.solve(black_box(board));
+                    assert_eq!(solution.score, *score, "{id}");
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .without_plots()
         .warm_up_time(std::time::Duration::from_millis(100))
         .measurement_time(std::time::Duration::from_secs(1));
-    targets = bench_endgame
+    targets = bench_endgame, bench_prefetch
 }
 criterion_main!(benches);

@@ -2,11 +2,12 @@
 //! `tests/data/ffo40-59.tsv`, printing nodes, time and nodes per second.
 //!
 //! ```text
-//! cargo run --release -p bitboard-othello --example ffo -- [FIRST-LAST] [--threads N]
+//! cargo run --release -p bitboard-othello --example ffo -- [FIRST-LAST] [--threads N] [--table-bits B]
 //! ```
 //!
 //! `FIRST-LAST` is a range of problem numbers within 40-59 (default
-//! `40-44`); each problem starts from an empty table. Exits with an error
+//! `40-44`); each problem starts from an empty table of `2^B` entries
+//! (default: the solver's default). Exits with an error
 //! on a wrong score or best move.
 
 use std::process::ExitCode;
@@ -42,8 +43,16 @@ fn problems() -> Vec<Problem> {
         .collect()
 }
 
-fn parse_arguments() -> Result<(u32, u32, usize), String> {
-    let (mut first, mut last, mut threads) = (40, 44, 1);
+/// What the command line asks for.
+struct Arguments {
+    first: u32,
+    last: u32,
+    threads: usize,
+    table_bits: Option<u32>,
+}
+
+fn parse_arguments() -> Result<Arguments, String> {
+    let (mut first, mut last, mut threads, mut table_bits) = (40, 44, 1, None);
     let mut arguments = std::env::args().skip(1);
     while let Some(argument) = arguments.next() {
         if argument == "--threads" {
@@ -52,6 +61,21 @@ fn parse_arguments() -> Result<(u32, u32, usize), String> {
                 .and_then(|value| value.parse().ok())
                 .filter(|&threads| threads >= 1)
                 .ok_or("--threads takes a positive number")?;
+        } else if argument == "--table-bits" {
+            let range = Solver::MIN_TABLE_BITS..=Solver::MAX_TABLE_BITS;
+            table_bits = Some(
+                arguments
+                    .next()
+                    .and_then(|value| value.parse().ok())
+                    .filter(|bits| range.contains(bits))
+                    .ok_or_else(|| {
+                        format!(
+                            "--table-bits takes a number from {} to {}",
+                            range.start(),
+                            range.end()
+                        )
+                    })?,
+            );
         } else if let Some((from, to)) = argument.split_once('-') {
             first = from.parse().map_err(|_| format!("bad range {argument}"))?;
             last = to.parse().map_err(|_| format!("bad range {argument}"))?;
@@ -65,18 +89,38 @@ fn parse_arguments() -> Result<(u32, u32, usize), String> {
     if !(40..=59).contains(&first) || !(first..=59).contains(&last) {
         return Err(format!("problems {first}-{last} are not within 40-59"));
     }
-    Ok((first, last, threads))
+    Ok(Arguments {
+        first,
+        last,
+        threads,
+        table_bits,
+    })
 }
 
 fn main() -> ExitCode {
-    let (first, last, threads) = match parse_arguments() {
+    let Arguments {
+        first,
+        last,
+        threads,
+        table_bits,
+    } = match parse_arguments() {
         Ok(arguments) => arguments,
         Err(message) => {
             eprintln!("ffo: {message}");
             return ExitCode::FAILURE;
         }
     };
-    let mut solver = Solver::new().with_threads(threads);
+    let solver = match table_bits {
+        Some(bits) => Solver::try_with_table_bits(bits),
+        None => Ok(Solver::new()),
+    };
+    let mut solver = match solver {
+        Ok(solver) => solver.with_threads(threads),
+        Err(error) => {
+            eprintln!("ffo: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
     for problem in problems()
         .iter()

@@ -44,7 +44,15 @@ fn limits_that_cut_the_solve_short_say_so() {
     let board = endgame(24, 4);
     let report = Solver::new().search(&board, &Limits::nodes(10_000));
     assert_eq!(report.stats.stop, StopReason::Nodes);
-    assert!(report.stats.nodes <= 10_000 + 64, "{}", report.stats.nodes);
+    // The limit is looked at before every subtree of six empty squares or
+    // more, so the count runs past it by at most one such subtree (a few
+    // hundred positions at worst, well within the testing kit's slack).
+    let slack = ContractOptions::default().node_slack;
+    assert!(
+        report.stats.nodes <= 10_000 + slack,
+        "{}",
+        report.stats.nodes
+    );
     assert_eq!(report.value, 0.0);
     let report = Solver::new().search(&board, &Limits::time(Duration::from_millis(20)));
     assert_eq!(report.stats.stop, StopReason::Time);

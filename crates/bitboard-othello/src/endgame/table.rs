@@ -62,6 +62,9 @@ pub(crate) struct Table {
     words: Vec<AtomicU64>,
     /// Mask of the first entry index of a bucket.
     mask: usize,
+    /// Whether [`Table::prefetch`] asks for the bucket ahead of a probe
+    /// (switched off only to measure what it brings).
+    pub(crate) prefetch: bool,
 }
 
 impl Clone for Table {
@@ -73,6 +76,7 @@ impl Clone for Table {
                 .map(|word| AtomicU64::new(word.load(Ordering::Relaxed)))
                 .collect(),
             mask: self.mask,
+            prefetch: self.prefetch,
         }
     }
 }
@@ -93,6 +97,7 @@ impl Table {
         Ok(Table {
             words,
             mask: (entries - 1) & !1,
+            prefetch: true,
         })
     }
 
@@ -125,6 +130,23 @@ impl Table {
         words[2].store(data, Ordering::Relaxed);
         words[0].store(player ^ data, Ordering::Relaxed);
         words[1].store(opponent ^ data, Ordering::Relaxed);
+    }
+
+    /// Starts loading the position's bucket into the cache, so that a
+    /// probe of it a little later does not wait for memory. The
+    /// enhanced transposition cutoffs probe every child of a node one
+    /// after the other, nearly all of them cache misses; fetching them
+    /// while the moves are still being ordered makes FFO #40-#44 4%
+    /// faster (`cargo bench -p bitboard-othello --bench endgame --
+    /// prefetch`).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, player: u64, opponent: u64) {
+        if self.prefetch {
+            // A bucket of 48 bytes lies on one or two cache lines.
+            let first = self.bucket(player, opponent) * WORDS;
+            fetch_line(&self.words[first]);
+            fetch_line(&self.words[first + 2 * WORDS - 1]);
+        }
     }
 
     #[inline(always)]
@@ -195,6 +217,24 @@ impl Table {
         };
         self.write(index, player, opponent, entry.pack());
     }
+}
+
+/// Asks the processor to load the cache line holding `word`.
+#[inline(always)]
+fn fetch_line(word: &AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which is part of the x86-64
+    // baseline, so every processor this code runs on has it; a prefetch
+    // never faults and changes no memory, whatever the address (this one
+    // is a word of the table). Stable Rust has no safe prefetch.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            word.as_ptr().cast_const().cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
 }
 
 #[cfg(test)]
