@@ -136,9 +136,9 @@ impl Table {
     /// probe of it a little later does not wait for memory. The
     /// enhanced transposition cutoffs probe every child of a node one
     /// after the other, nearly all of them cache misses; fetching them
-    /// while the moves are still being ordered makes FFO #40-#44 4%
+    /// while the moves are still being ordered makes FFO #40-#44 about 6%
     /// faster (`cargo bench -p bitboard-othello --bench endgame --
-    /// prefetch`).
+    /// prefetch`: 9.00 s on, 9.58 s off).
     #[inline(always)]
     pub(crate) fn prefetch(&self, player: u64, opponent: u64) {
         if self.prefetch {
