@@ -113,6 +113,9 @@ macro_rules! recursion {
             node: |search: &mut Search<'_>, player, opponent, moves, alpha, beta| {
                 node(search, player, opponent, moves, alpha, beta)
             },
+            estimate: |search: &mut Search<'_>, player, opponent, depth, alpha, beta| {
+                estimate(search, player, opponent, depth, alpha, beta)
+            },
             shallow: |search: &mut Search<'_>,
                       player,
                       opponent,
@@ -126,8 +129,8 @@ macro_rules! recursion {
     };
 }
 
-/// Declares the two recursive functions of the search, `node` and
-/// `shallow`, and the flips of a move, with the given attributes.
+/// Declares the recursive functions of the search, `node`, `estimate`
+/// and `shallow`, and the flips of a move, with the given attributes.
 macro_rules! search_functions {
     ($(#[$attribute:meta])*) => {
         $(#[$attribute])*
@@ -145,6 +148,18 @@ macro_rules! search_functions {
             beta: i32,
         ) -> i32 {
             search::deep(recursion!(), search, player, opponent, moves, alpha, beta)
+        }
+
+        $(#[$attribute])*
+        fn estimate(
+            search: &mut Search<'_>,
+            player: u64,
+            opponent: u64,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+        ) -> i32 {
+            search::estimate(recursion!(), search, player, opponent, depth, alpha, beta)
         }
 
         $(#[$attribute])*
@@ -234,6 +249,59 @@ mod tests {
             }
         }
         positions
+    }
+
+    #[test]
+    fn estimates_reorder_every_move_and_keep_the_table_move_first() {
+        use crate::endgame::search::{Control, ESTIMATE_BOUND, fill_moves, order_by_estimate};
+        use crate::endgame::table::Table;
+        search_functions!();
+        let table = Table::new(10).unwrap();
+        let control = Control::default();
+        let mut search = Search::new(&table, &control, None);
+        let mut reordered = 0;
+        for board in positions() {
+            let (player, opponent) = (board.player(), board.opponent());
+            let moves = movegen::mobility(player, opponent);
+            if moves.count_ones() < 3 {
+                continue;
+            }
+            // The table's move: the last legal square, seldom first by key.
+            let hint = (63 - moves.leading_zeros()) as u8;
+            let length = fill_moves(recursion!(), &mut search, 0, player, opponent, moves, hint);
+            let before: Vec<u8> = search.moves[..length].iter().map(|mv| mv.square).collect();
+            let nodes = search.nodes;
+            order_by_estimate(recursion!(), &mut search, 0..length, player, opponent);
+            let after = search.moves[..length].to_vec();
+            assert_eq!(after[0].square, hint, "{board}");
+            assert_eq!(
+                after.iter().fold(0u64, |bits, mv| bits | 1 << mv.square),
+                moves,
+                "{board}"
+            );
+            assert!(after[1..].windows(2).all(|pair| pair[0].key >= pair[1].key));
+            let depth = if board.empty_count() >= 22 { 3 } else { 1 };
+            for mv in &after[1..] {
+                let (child_player, child_opponent) = (
+                    opponent ^ mv.flipped,
+                    player ^ mv.flipped ^ (1 << mv.square),
+                );
+                let value = -search::estimate(
+                    recursion!(),
+                    &mut search,
+                    child_player,
+                    child_opponent,
+                    depth,
+                    -ESTIMATE_BOUND,
+                    ESTIMATE_BOUND,
+                );
+                assert_eq!(mv.key, value, "{board}");
+            }
+            assert!(search.nodes > nodes + length as u64 - 1);
+            let squares: Vec<u8> = after.iter().map(|mv| mv.square).collect();
+            reordered += usize::from(before != squares);
+        }
+        assert!(reordered > 10, "only {reordered} orders changed");
     }
 
     #[test]

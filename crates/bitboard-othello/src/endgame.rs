@@ -3,7 +3,10 @@
 //! Negascout (principal variation search) on the raw bitboards, with
 //!
 //! * fastest-first move ordering far from the end (fewest replies for the
-//!   opponent, corners weighted), transposition-table move first;
+//!   opponent, corners weighted), transposition-table move first; from 16
+//!   empty squares up, the order of a shallow search of each move (two
+//!   plies, four from 22 empties) with a heuristic evaluation (mobility,
+//!   corners, empty squares around the discs, positional weights);
 //! * a transposition table of score bounds, keyed by the full position (so
 //!   a hit is never a collision), in two-slot buckets (one kept by depth,
 //!   one always replaced), shared by all threads;
@@ -17,7 +20,7 @@
 
 pub(crate) mod parallel;
 pub(crate) mod search;
-mod table;
+pub(crate) mod table;
 
 use std::time::Instant;
 
