@@ -77,6 +77,19 @@ fn ffo_40_to_49() {
     }
 }
 
+/// FFO #50-#59 (26 to 34 empties): tens of minutes on two threads in
+/// release mode; run alone with
+/// `cargo test -p bitboard-othello --release --test endgame -- --ignored ffo_50_to_59`.
+#[test]
+#[ignore = "very slow: run with --release -- --ignored"]
+fn ffo_50_to_59() {
+    let mut solver = Solver::new().with_threads(2);
+    for problem in problems().iter().filter(|p| p.id.as_str() >= "ffo50") {
+        solver.clear();
+        check_problem(&mut solver, problem);
+    }
+}
+
 /// FFO #40 (20 empties, about a second).
 #[test]
 fn ffo_40() {

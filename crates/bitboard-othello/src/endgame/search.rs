@@ -52,10 +52,11 @@ const ESTIMATE_MIN_EMPTIES: u32 = 16;
 const DEEPER_ESTIMATE_MIN_EMPTIES: u32 = 22;
 
 /// How many moves of a node are searched before the others may be shared
-/// with idle threads. Waiting for two rather than one halves the work
-/// wasted on nodes refuted by their second move (FFO #41: 15% more nodes
-/// than one thread instead of 27%).
-const YOUNG_BROTHERS_WAIT_FOR: usize = 2;
+/// with idle threads. With split points kept to
+/// [`super::parallel::SPLIT_MAX_EMPTIES`] empties or fewer, one is enough:
+/// two threads on FFO #45-#49 finished in 66.8 s waiting for one, 72.8 s
+/// waiting for two (the splits wasted were small, the idle time less).
+const YOUNG_BROTHERS_WAIT_FOR: usize = 1;
 
 /// From which `alpha` a node checks whether the opponent's stable discs
 /// already hold the score below it, by empty squares (the check costs a
