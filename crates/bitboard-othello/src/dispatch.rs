@@ -270,6 +270,10 @@ mod tests {
             let hint = (63 - moves.leading_zeros()) as u8;
             let length = fill_moves(recursion!(), &mut search, 0, player, opponent, moves, hint);
             let before: Vec<u8> = search.moves[..length].iter().map(|mv| mv.square).collect();
+            let mut fastest_first_keys = [0; 64];
+            for mv in &search.moves[..length] {
+                fastest_first_keys[usize::from(mv.square)] = mv.key;
+            }
             let nodes = search.nodes;
             order_by_estimate(recursion!(), &mut search, 0..length, player, opponent);
             let after = search.moves[..length].to_vec();
@@ -295,7 +299,11 @@ mod tests {
                     -ESTIMATE_BOUND,
                     ESTIMATE_BOUND,
                 );
-                assert_eq!(mv.key, value, "{board}");
+                assert_eq!(
+                    mv.key,
+                    value + fastest_first_keys[usize::from(mv.square)],
+                    "{board}"
+                );
             }
             assert!(search.nodes > nodes + length as u64 - 1);
             let squares: Vec<u8> = after.iter().map(|mv| mv.square).collect();

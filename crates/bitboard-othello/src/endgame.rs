@@ -256,7 +256,7 @@ impl Solver {
     /// The same solver searching with `threads` threads (clamped to
     /// `1..=`[`MAX_THREADS`](Solver::MAX_THREADS)); the helper threads
     /// live for one solve each. Two threads solve FFO #45-#49 in about
-    /// 0.55 of the time of one (`docs/results.md`).
+    /// 0.6 of the time of one (`docs/results.md`).
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Solver {
         self.threads = threads.clamp(1, Self::MAX_THREADS);
