@@ -20,20 +20,26 @@ impl minimax::Game for OthelloRules {
     type S = Board;
     type M = Move;
 
+    // A position has no legal move (not even a pass) only when the game is
+    // over, so the moves are generated first and the winner looked for only
+    // then: one mobility computation per node fewer than asking first.
+    #[inline]
     fn generate_moves(state: &Board, moves: &mut Vec<Move>) -> Option<Winner> {
-        if let Some(winner) = Self::get_winner(state) {
-            return Some(winner);
-        }
         state.legal_moves(moves);
+        if moves.is_empty() {
+            return Self::get_winner(state);
+        }
         None
     }
 
+    #[inline]
     fn apply(state: &mut Board, mv: Move) -> Option<Board> {
         let mut next = state.clone();
         next.play(mv);
         Some(next)
     }
 
+    #[inline]
     fn get_winner(state: &Board) -> Option<Winner> {
         state.outcome().map(|outcome| match outcome {
             Outcome::Win(player) if player == state.to_move() => Winner::PlayerToMove,
@@ -42,6 +48,7 @@ impl minimax::Game for OthelloRules {
         })
     }
 
+    #[inline]
     fn zobrist_hash(state: &Board) -> u64 {
         state.hash_key()
     }
@@ -67,6 +74,7 @@ pub const SCALE: f32 = 10_000.0;
 impl minimax::Evaluator for SameEvaluator {
     type G = OthelloRules;
 
+    #[inline]
     fn evaluate(&self, state: &Board) -> minimax::Evaluation {
         (self.0.value(state).clamp(-1.0, 1.0) * SCALE).round() as minimax::Evaluation
     }

@@ -9,7 +9,8 @@
 //! Options: `--depths A-B` (default 6-10), `--time-ms T` (per move in the
 //! match, default 100), `--openings N` (the match has 2 N games, default
 //! 10), `--opening-plies P` (random plies of each opening, default 8),
-//! `--seed S`, `--no-match`.
+//! `--seed S`, `--no-match`, `--engines LIST` (which engines run the depth
+//! table, comma-separated from `ours`, `defaults`, `tuned`; default all).
 
 #[path = "../../../crates/pimc-alphabeta/benches/positions.rs"]
 mod positions;
@@ -27,7 +28,11 @@ struct Settings {
     opening_plies: usize,
     seed: u64,
     play_match: bool,
+    engines: [bool; 3],
 }
+
+/// The names `--engines` accepts, in table order.
+const ENGINE_FLAGS: [&str; 3] = ["ours", "defaults", "tuned"];
 
 fn parse() -> Result<Settings, String> {
     let mut settings = Settings {
@@ -37,6 +42,7 @@ fn parse() -> Result<Settings, String> {
         opening_plies: 8,
         seed: 2026,
         play_match: true,
+        engines: [true; 3],
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -60,6 +66,18 @@ fn parse() -> Result<Settings, String> {
             "--openings" => settings.openings = number(&value)? as u32,
             "--opening-plies" => settings.opening_plies = number(&value)? as usize,
             "--seed" => settings.seed = number(&value)?,
+            "--engines" => {
+                settings.engines = [false; 3];
+                for name in value.split(',') {
+                    let engine = ENGINE_FLAGS
+                        .iter()
+                        .position(|&flag| flag == name)
+                        .ok_or_else(|| {
+                            format!("--engines: {name:?} is not one of ours, defaults, tuned")
+                        })?;
+                    settings.engines[engine] = true;
+                }
+            }
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -114,6 +132,9 @@ fn main() {
     let mut totals = [(0u64, Duration::ZERO); 3];
     for depth in settings.depths.0..=settings.depths.1 {
         for (engine, name) in engines.iter().enumerate() {
+            if !settings.engines[engine] {
+                continue;
+            }
             let mut nodes = 0;
             let mut time = Duration::ZERO;
             for board in &positions {
@@ -139,6 +160,9 @@ fn main() {
     println!("| engine | nodes/s over all depths |");
     println!("|---|---|");
     for (engine, name) in engines.iter().enumerate() {
+        if !settings.engines[engine] {
+            continue;
+        }
         let (nodes, time) = totals[engine];
         println!(
             "| {name} | {:.2} M |",

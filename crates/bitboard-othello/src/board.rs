@@ -336,6 +336,7 @@ impl Game for Board {
         self.side
     }
 
+    #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         let moves = self.mobility();
@@ -354,6 +355,7 @@ impl Game for Board {
         }
     }
 
+    #[inline(always)]
     fn outcome(&self) -> Option<Outcome> {
         if !self.is_game_over() {
             return None;

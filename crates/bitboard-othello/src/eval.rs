@@ -146,6 +146,7 @@ impl HeuristicEvaluator {
 }
 
 impl Evaluator<Board> for HeuristicEvaluator {
+    #[inline]
     fn value(&self, board: &Board) -> f32 {
         let own_moves = board.mobility();
         let their_moves = board.opponent_mobility();

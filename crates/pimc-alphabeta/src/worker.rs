@@ -397,11 +397,18 @@ impl<G: Game> Worker<G> {
         order: &mut Vec<(i64, u16)>,
     ) {
         let start = order.len();
-        order.extend(
-            (0..moves.len() as u16)
-                .filter(|&index| Some(index) != skip)
-                .map(|index| (0i64, index)),
-        );
+        // Every index, then the skipped one taken out: an extend of known
+        // length is a plain loop, where a filtered one checks capacity at
+        // every move.
+        order.extend((0..moves.len() as u16).map(|index| (0i64, index)));
+        if let Some(skipped) = skip.map(usize::from)
+            && skipped < moves.len()
+        {
+            for slot in start + skipped..order.len() - 1 {
+                order[slot] = order[slot + 1];
+            }
+            order.pop();
+        }
         if order.len() - start <= 1 {
             return;
         }
@@ -422,6 +429,26 @@ impl<G: Game> Worker<G> {
         // At the last ply before the leaves, a cutoff saves little: the
         // table's move and the killers are enough there.
         let history = context.config.history_heuristic && depth >= 2;
+        if !use_policy && !history {
+            // Only the killers have keys: bring them to the front and leave
+            // the rest in generation order (what the stable sort below would
+            // do, without keying and sorting every move).
+            let mut front = start;
+            for killer in killers.into_iter().flatten() {
+                let found = order[front..]
+                    .iter()
+                    .position(|&(_, index)| moves[usize::from(index)] == killer);
+                if let Some(offset) = found {
+                    let item = order[front + offset];
+                    for slot in (front..front + offset).rev() {
+                        order[slot + 1] = order[slot];
+                    }
+                    order[front] = item;
+                    front += 1;
+                }
+            }
+            return;
+        }
         for slot in &mut order[start..] {
             let index = slot.1;
             let mv = moves[usize::from(index)];
