@@ -10,6 +10,7 @@ use game_traits::{
     SearchStats, Searcher, StopReason,
 };
 
+use crate::busy::Busy;
 use crate::config::{AlphaBetaConfig, ConfigError, MAX_DEPTH, RootValues};
 use crate::score::Score;
 use crate::table::Table;
@@ -47,6 +48,8 @@ pub struct AlphaBeta<G: Game, E> {
     analysis: Option<Analysis<G::Move>>,
     #[cfg(test)]
     pub(crate) broken_pruning: bool,
+    #[cfg(test)]
+    pub(crate) defer_all: bool,
 }
 
 /// What the last search of an [`AlphaBeta`] found, with the search's own
@@ -102,6 +105,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             analysis: None,
             #[cfg(test)]
             broken_pruning: false,
+            #[cfg(test)]
+            defer_all: false,
         }
     }
 
@@ -216,6 +221,8 @@ impl<G: Game, E: Clone> Clone for AlphaBeta<G, E> {
             analysis: None,
             #[cfg(test)]
             broken_pruning: self.broken_pruning,
+            #[cfg(test)]
+            defer_all: self.defer_all,
         }
     }
 }
@@ -295,6 +302,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
             )
         } else {
             let table = self.table.take();
+            let busy = self.hash.map(|_| Busy::new());
             let context = Context {
                 evaluator: &self.evaluator,
                 policy: self.policy.as_deref(),
@@ -307,8 +315,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
                 nodes: &shared_nodes,
                 threads,
                 done: &done,
+                busy: busy.as_ref(),
                 #[cfg(test)]
                 broken_pruning: self.broken_pruning,
+                #[cfg(test)]
+                defer_all: self.defer_all,
             };
             let outcome = std::thread::scope(|scope| {
                 let helpers: Vec<_> = (1..threads)
@@ -420,8 +431,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             nodes,
             threads: 1,
             done,
+            busy: None,
             #[cfg(test)]
             broken_pruning: self.broken_pruning,
+            #[cfg(test)]
+            defer_all: self.defer_all,
         }
     }
 

@@ -2,6 +2,7 @@
 
 mod alphabeta;
 pub mod baselines;
+mod busy;
 mod config;
 mod pimc;
 mod score;

@@ -194,10 +194,33 @@ fn a_broken_pruning_rule_fails_the_differential_tests() {
 }
 
 #[test]
+fn moves_put_off_as_busy_are_searched_later_and_keep_every_value_exact() {
+    // Every move after the first at nodes deep enough is treated as being
+    // searched by the other thread: all of them go to the end of their
+    // node's list, and the values must not change.
+    let positions = trees(25, 3);
+    for config in configurations()
+        .into_iter()
+        .filter(|config| config.threads > 1 && config.table_entries > 0)
+    {
+        for limits in [Limits::depth(5), Limits::none()] {
+            let mut search = AlphaBeta::without_hash(TreeEvaluator)
+                .with_hash(tree_hash)
+                .with_config(config.clone())
+                .unwrap();
+            search.defer_all = true;
+            check_against_minimax(&mut search, &positions, &limits, &TreeEvaluator, 0.0)
+                .unwrap_or_else(|failure| panic!("{}", annotate(failure, &config, &limits)));
+        }
+    }
+}
+
+#[test]
 fn the_broken_rule_is_off_in_every_ordinary_search() {
     let search: AlphaBeta<TicTacToe, _> = AlphaBeta::new(OutcomeEvaluator);
     assert!(!search.broken_pruning);
     assert!(!search.clone().broken_pruning);
+    assert!(!search.defer_all);
 }
 
 #[test]

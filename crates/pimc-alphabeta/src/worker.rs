@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use game_traits::{Evaluator, Game, Limits, PolicyEvaluator, StopReason, contain_logits};
 
+use crate::busy::Busy;
 use crate::config::{AlphaBetaConfig, RootValues};
 use crate::score::Score;
 use crate::table::{Bound, Entry, Table};
@@ -20,6 +21,11 @@ const CHECK_EVERY: u64 = 1024;
 
 /// Nodes a helper thread counts before adding them to the shared total.
 const FLUSH_EVERY: u64 = 64;
+
+/// Depth from which a node being searched is marked in the [`Busy`] table
+/// (with more than one thread), so that other threads defer it. Shallower
+/// subtrees are too cheap to be worth the look-ups.
+const BUSY_MIN_DEPTH: u32 = 3;
 
 /// What every thread of one search shares.
 pub(crate) struct Context<'a, G: Game, E> {
@@ -38,8 +44,26 @@ pub(crate) struct Context<'a, G: Game, E> {
     pub(crate) threads: usize,
     /// Set when the main thread is done, to stop the helpers.
     pub(crate) done: &'a AtomicBool,
+    /// The positions threads are searching (with more than one thread and
+    /// a hash).
+    pub(crate) busy: Option<&'a Busy>,
     #[cfg(test)]
     pub(crate) broken_pruning: bool,
+    /// Tests: treat every move as busy, so that each eligible one is put
+    /// off.
+    #[cfg(test)]
+    pub(crate) defer_all: bool,
+}
+
+impl<G: Game, E> Context<'_, G, E> {
+    /// Whether the test switch that puts off every eligible move is on.
+    #[inline]
+    fn defers_all(&self) -> bool {
+        #[cfg(test)]
+        return self.defer_all;
+        #[cfg(not(test))]
+        false
+    }
 }
 
 /// A root move and what the last search said of it.
@@ -77,6 +101,9 @@ pub(crate) struct Worker<G: Game> {
     orders: Vec<Vec<(i64, u16)>>,
     logits: Vec<f32>,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// Per ply, the moves put off because another thread was searching
+    /// them.
+    deferred: Vec<Vec<u16>>,
     pub(crate) history: Vec<u32>,
     pv: Vec<Vec<G::Move>>,
     pub(crate) nodes: u64,
@@ -94,6 +121,7 @@ impl<G: Game> Worker<G> {
             orders: Vec::new(),
             logits: Vec::new(),
             killers: Vec::new(),
+            deferred: Vec::new(),
             history,
             pv: Vec::new(),
             nodes: 0,
@@ -112,6 +140,7 @@ impl<G: Game> Worker<G> {
             self.moves.push(Vec::new());
             self.orders.push(Vec::new());
             self.killers.push([None, None]);
+            self.deferred.push(Vec::new());
             self.pv.push(Vec::new());
         }
     }
@@ -266,13 +295,27 @@ impl<G: Game> Worker<G> {
         let pvs = context.config.principal_variation_search;
         let mut result = Some(());
         let mut tried = 0;
+        // With more threads, this node is marked while it is searched, and
+        // its moves after the first that another thread is searching are
+        // put off to the end (they are often refuted or in the table by
+        // then).
+        let busy = context.busy.filter(|_| depth >= BUSY_MIN_DEPTH);
+        let marked = match (busy, key) {
+            (Some(busy), Some(key)) => busy.enter(key),
+            _ => false,
+        };
+        let mut deferring = busy.is_some() && depth > BUSY_MIN_DEPTH;
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
         loop {
             if tried == order.len() {
-                if ordered {
-                    break;
+                if !ordered {
+                    self.order_moves(context, ply, depth, &moves, table_move, &mut order);
+                    ordered = true;
+                } else if !deferred.is_empty() {
+                    order.extend(deferred.drain(..).map(|index| (0, index)));
+                    deferring = false;
                 }
-                self.order_moves(context, ply, depth, &moves, table_move, &mut order);
-                ordered = true;
                 if tried == order.len() {
                     break;
                 }
@@ -281,6 +324,14 @@ impl<G: Game> Worker<G> {
             tried += 1;
             let mv = moves[usize::from(index)];
             self.make_child(ply, mv);
+            if deferring
+                && tried > 1
+                && let (Some(busy), Some(hash)) = (busy, context.hash)
+                && (context.defers_all() || busy.contains(hash(&self.stack[ply + 1])))
+            {
+                deferred.push(index);
+                continue;
+            }
             let same = self.stack[ply + 1].to_move() == to_move;
             let searched = if depth == 1 {
                 // The children are leaves: value each at once, without a
@@ -323,8 +374,12 @@ impl<G: Game> Worker<G> {
                 break;
             }
         }
+        if marked && let (Some(busy), Some(key)) = (busy, key) {
+            busy.leave(key);
+        }
         self.moves[ply] = moves;
         self.orders[ply] = order;
+        self.deferred[ply] = deferred;
         result?;
         if let (Some(table), Some(key)) = (context.table, key) {
             let bound = if best <= alpha_start {
