@@ -16,8 +16,13 @@ use crate::score::Score;
 use crate::table::Table;
 use crate::worker::{Context, HISTORY_SIZE, Iteration, RootMove, Worker};
 
-/// Entries a one-thread search's table starts with before it grows.
+/// Entries a search's table starts with before it grows.
 const INITIAL_TABLE_ENTRIES: usize = 1 << 12;
+
+/// Nodes a search with more threads searches on its main thread alone
+/// before it starts the others: a small search would spend more on the
+/// full-size table and the threads than they save.
+pub(crate) const TOGETHER_FROM_NODES: u64 = 1 << 15;
 
 /// Negamax alpha-beta for any [`Game`], valued by any [`Evaluator`].
 ///
@@ -50,6 +55,10 @@ pub struct AlphaBeta<G: Game, E> {
     pub(crate) broken_pruning: bool,
     #[cfg(test)]
     pub(crate) defer_all: bool,
+    /// Tests: [`TOGETHER_FROM_NODES`] for this searcher (0: the threads
+    /// join after the first iteration, however small the search).
+    #[cfg(test)]
+    pub(crate) together_from: u64,
 }
 
 /// What the last search of an [`AlphaBeta`] found, with the search's own
@@ -107,6 +116,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             broken_pruning: false,
             #[cfg(test)]
             defer_all: false,
+            #[cfg(test)]
+            together_from: TOGETHER_FROM_NODES,
         }
     }
 
@@ -176,18 +187,24 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         self.analysis.as_ref()
     }
 
-    /// Gets the table ready for a search with `threads` threads.
-    fn prepare_table(&mut self, threads: usize) {
+    /// Nodes searched alone before the other threads join.
+    fn together_from_nodes(&self) -> u64 {
+        #[cfg(test)]
+        return self.together_from;
+        #[cfg(not(test))]
+        TOGETHER_FROM_NODES
+    }
+
+    /// Gets the table ready for a search.
+    fn prepare_table(&mut self) {
         let wanted = self.config.table_entries;
         if self.hash.is_none() || wanted == 0 {
             self.table = None;
             return;
         }
-        let start = if threads > 1 {
-            wanted
-        } else {
-            wanted.min(INITIAL_TABLE_ENTRIES)
-        };
+        // Every search starts alone, and small: the table grows with it
+        // (to full size when other threads join).
+        let start = wanted.min(INITIAL_TABLE_ENTRIES);
         match &mut self.table {
             Some(table) if table.capacity() >= start => table.new_search(),
             _ => self.table = Some(Table::new(start)),
@@ -223,6 +240,8 @@ impl<G: Game, E: Clone> Clone for AlphaBeta<G, E> {
             broken_pruning: self.broken_pruning,
             #[cfg(test)]
             defer_all: self.defer_all,
+            #[cfg(test)]
+            together_from: self.together_from,
         }
     }
 }
@@ -243,6 +262,28 @@ impl<G: Game, E: std::fmt::Debug> std::fmt::Debug for AlphaBeta<G, E> {
 struct Deepening<M> {
     result: Option<Iteration<M>>,
     stop: StopReason,
+}
+
+/// The limits and depths of the threads' deepening together.
+struct Together<'a> {
+    limits: &'a Limits,
+    deadline: Option<Instant>,
+    node_cap: Option<(u64, StopReason)>,
+    threads: usize,
+    first_depth: u32,
+    max_depth: u32,
+}
+
+/// How the main thread's deepening alone ended.
+enum Alone<M> {
+    /// The search is over.
+    Done(Deepening<M>),
+    /// The search is big enough for the other threads to join from
+    /// `next_depth` on.
+    Together {
+        result: Option<Iteration<M>>,
+        next_depth: u32,
+    },
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
@@ -273,7 +314,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
             return SearchReport::game_over(state, started.elapsed());
         }
         let threads = self.config.threads.max(1);
-        self.prepare_table(threads);
+        self.prepare_table();
         for value in &mut self.history {
             *value /= 4;
         }
@@ -290,67 +331,43 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
         let done = AtomicBool::new(false);
         let history = std::mem::take(&mut self.history);
         let mut main = Worker::new(state, history, 0);
-        let (deepening, root) = if threads == 1 {
-            self.deepen_alone(
-                &mut main,
-                limits,
-                deadline,
-                node_cap,
-                max_depth,
-                &shared_nodes,
-                &done,
-            )
-        } else {
-            let table = self.table.take();
-            let busy = self.hash.map(|_| Busy::new());
-            let context = Context {
-                evaluator: &self.evaluator,
-                policy: self.policy.as_deref(),
-                hash: self.hash,
-                table: table.as_ref(),
-                config: &self.config,
-                limits,
-                deadline,
-                node_cap,
-                nodes: &shared_nodes,
-                threads,
-                done: &done,
-                busy: busy.as_ref(),
-                #[cfg(test)]
-                broken_pruning: self.broken_pruning,
-                #[cfg(test)]
-                defer_all: self.defer_all,
-            };
-            let outcome = std::thread::scope(|scope| {
-                let helpers: Vec<_> = (1..threads)
-                    .map(|helper| {
-                        let context = &context;
-                        scope.spawn(move || {
-                            let mut worker = Worker::new(state, vec![0; 2 * HISTORY_SIZE], helper);
-                            let mut root = worker.root_moves(context);
-                            deepen(&mut worker, context, &mut root, max_depth);
-                            worker.flush(context);
-                        })
-                    })
-                    .collect();
-                let mut root = main.root_moves(&context);
-                let deepening = deepen(&mut main, &context, &mut root, max_depth);
-                main.flush(&context);
-                done.store(true, Ordering::Relaxed);
-                for helper in helpers {
-                    // A helper that panicked only cost its share of work.
-                    let _ = helper.join();
-                }
-                (deepening, root)
-            });
-            self.table = table;
-            outcome
+        let together_from = (threads > 1).then_some(self.together_from_nodes());
+        let (alone, mut root) = self.deepen_alone(
+            &mut main,
+            limits,
+            deadline,
+            node_cap,
+            max_depth,
+            together_from,
+            &shared_nodes,
+            &done,
+        );
+        let deepening = match alone {
+            Alone::Done(deepening) => {
+                shared_nodes.store(main.nodes, Ordering::Relaxed);
+                deepening
+            }
+            Alone::Together { result, next_depth } => {
+                shared_nodes.store(main.start_shared_count(), Ordering::Relaxed);
+                self.deepen_together(
+                    state,
+                    &mut main,
+                    &mut root,
+                    Together {
+                        limits,
+                        deadline,
+                        node_cap,
+                        threads,
+                        first_depth: next_depth,
+                        max_depth,
+                    },
+                    result,
+                    &shared_nodes,
+                    &done,
+                )
+            }
         };
-        let nodes = if threads > 1 {
-            shared_nodes.load(Ordering::Relaxed)
-        } else {
-            main.nodes
-        };
+        let nodes = shared_nodes.load(Ordering::Relaxed);
         self.history = std::mem::take(&mut main.history);
         self.report(state, deepening, &root, nodes, limits, started)
     }
@@ -374,8 +391,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G> for AlphaBeta<G, E> {
 }
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
-    /// One-thread iterative deepening, growing the table between
-    /// iterations.
+    /// Iterative deepening on the main thread alone, growing the table
+    /// between iterations; with `together_from`, it hands over to all
+    /// threads once the search has visited that many nodes.
     #[allow(clippy::too_many_arguments)]
     fn deepen_alone(
         &mut self,
@@ -384,9 +402,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         deadline: Option<Instant>,
         node_cap: Option<(u64, StopReason)>,
         max_depth: u32,
+        together_from: Option<u64>,
         shared_nodes: &AtomicU64,
         done: &AtomicBool,
-    ) -> (Deepening<G::Move>, Vec<RootMove<G::Move>>) {
+    ) -> (Alone<G::Move>, Vec<RootMove<G::Move>>) {
         let mut root = {
             let context = self.context(limits, deadline, node_cap, shared_nodes, done);
             main.root_moves(&context)
@@ -398,17 +417,93 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 deepen_step(main, &context, &mut root, depth, &mut result)
             };
             if let Some(stop) = stop {
-                return (Deepening { result, stop }, root);
+                return (Alone::Done(Deepening { result, stop }), root);
             }
             self.grow_table(main.nodes);
+            if depth < max_depth && together_from.is_some_and(|nodes| main.nodes >= nodes) {
+                return (
+                    Alone::Together {
+                        result,
+                        next_depth: depth + 1,
+                    },
+                    root,
+                );
+            }
         }
         (
-            Deepening {
+            Alone::Done(Deepening {
                 result,
                 stop: depth_stop(limits),
-            },
+            }),
             root,
         )
+    }
+
+    /// Iterative deepening on all threads from `settings.first_depth`, the
+    /// main thread going on from its deepening alone (`result`, `root`),
+    /// with the table at full size and the busy positions shared.
+    #[allow(clippy::too_many_arguments)]
+    fn deepen_together(
+        &mut self,
+        state: &G,
+        main: &mut Worker<G>,
+        root: &mut Vec<RootMove<G::Move>>,
+        settings: Together<'_>,
+        result: Option<Iteration<G::Move>>,
+        shared_nodes: &AtomicU64,
+        done: &AtomicBool,
+    ) -> Deepening<G::Move> {
+        let wanted = self.config.table_entries;
+        let table = self.table.take().map(|table| {
+            if table.capacity() < wanted {
+                table.resized(wanted)
+            } else {
+                table
+            }
+        });
+        let busy = self.hash.map(|_| Busy::new());
+        let context = Context {
+            evaluator: &self.evaluator,
+            policy: self.policy.as_deref(),
+            hash: self.hash,
+            table: table.as_ref(),
+            config: &self.config,
+            limits: settings.limits,
+            deadline: settings.deadline,
+            node_cap: settings.node_cap,
+            nodes: shared_nodes,
+            threads: settings.threads,
+            done,
+            busy: busy.as_ref(),
+            #[cfg(test)]
+            broken_pruning: self.broken_pruning,
+            #[cfg(test)]
+            defer_all: self.defer_all,
+        };
+        let (first, last) = (settings.first_depth, settings.max_depth);
+        let deepening = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..settings.threads)
+                .map(|helper| {
+                    let context = &context;
+                    scope.spawn(move || {
+                        let mut worker = Worker::new(state, vec![0; 2 * HISTORY_SIZE], helper);
+                        let mut root = worker.root_moves(context);
+                        deepen(&mut worker, context, &mut root, first, last, None);
+                        worker.flush(context);
+                    })
+                })
+                .collect();
+            let deepening = deepen(main, &context, root, first, last, result);
+            main.flush(&context);
+            done.store(true, Ordering::Relaxed);
+            for helper in helpers {
+                // A helper that panicked only cost its share of work.
+                let _ = helper.join();
+            }
+            deepening
+        });
+        self.table = table;
+        deepening
     }
 
     fn context<'a>(
@@ -629,16 +724,18 @@ fn merged_root<M: Copy + PartialEq>(
         .collect()
 }
 
-/// Iterative deepening for a thread of a multi-threaded search (the main
+/// Iterative deepening for a thread of a multi-threaded search, from
+/// `first_depth` on, after the iterations that gave `result` (the main
 /// thread's result is the search's).
 fn deepen<G: Game, E: Evaluator<G>>(
     worker: &mut Worker<G>,
     context: &Context<'_, G, E>,
     root: &mut Vec<RootMove<G::Move>>,
+    first_depth: u32,
     max_depth: u32,
+    mut result: Option<Iteration<G::Move>>,
 ) -> Deepening<G::Move> {
-    let mut result = None;
-    for depth in 1..=max_depth {
+    for depth in first_depth..=max_depth {
         if let Some(stop) = deepen_step(worker, context, root, depth, &mut result) {
             return Deepening { result, stop };
         }

@@ -50,8 +50,9 @@ pub enum RootValues {
 pub struct AlphaBetaConfig {
     /// Transposition table entries at most (16 bytes each; rounded down to
     /// a power of two). 0 turns the table off. Default `1 << 20` (16 MiB).
-    /// A one-thread search starts with a small table and grows it between
-    /// iterations as the search grows, so short searches stay cheap.
+    /// A search starts with a small table and grows it between iterations
+    /// as the search grows, so short searches stay cheap; with more
+    /// threads, it grows to this size when the other threads join.
     pub table_entries: usize,
     /// Principal variation search (Marsland & Campbell 1982): every move
     /// after the first is tried with a null window, and searched again only
@@ -74,7 +75,9 @@ pub struct AlphaBetaConfig {
     /// [`RootValues::Bounds`].
     pub root_values: RootValues,
     /// Threads (lazy SMP: all threads search the same position and share
-    /// the table). Default 1.
+    /// the table, and put off moves into positions another thread is
+    /// searching; the others join once the main thread has searched 32,768
+    /// nodes alone). Default 1.
     pub threads: usize,
     /// Positions a search visits at most when no limit it honours (time,
     /// nodes, depth) is set and there is no stop flag: the default budget.

@@ -89,6 +89,7 @@ fn check_trees(broken: bool) -> Result<(), SearcherFailure> {
                 .with_config(config.clone())
                 .unwrap();
             search.broken_pruning = broken;
+            search.together_from = 0;
             check_against_minimax(&mut search, &positions, &limits, &TreeEvaluator, 0.0)
                 .map_err(|failure| annotate(failure, &config, &limits))?;
         }
@@ -115,6 +116,7 @@ where
                 .with_config(config.clone())
                 .unwrap();
             search.broken_pruning = broken;
+            search.together_from = 0;
             check_against_minimax(&mut search, &positions, &limits, &evaluator, 0.0)
                 .map_err(|failure| annotate(failure, &config, &limits))?;
         }
@@ -153,6 +155,7 @@ fn every_configuration_matches_negamax_on_tic_tac_toe() {
         let mut search = AlphaBeta::new(OutcomeEvaluator)
             .with_config(config.clone())
             .unwrap();
+        search.together_from = 0;
         check_against_minimax(
             &mut search,
             &endgames,
@@ -209,6 +212,7 @@ fn moves_put_off_as_busy_are_searched_later_and_keep_every_value_exact() {
                 .with_config(config.clone())
                 .unwrap();
             search.defer_all = true;
+            search.together_from = 0;
             check_against_minimax(&mut search, &positions, &limits, &TreeEvaluator, 0.0)
                 .unwrap_or_else(|failure| panic!("{}", annotate(failure, &config, &limits)));
         }
@@ -221,6 +225,7 @@ fn the_broken_rule_is_off_in_every_ordinary_search() {
     assert!(!search.broken_pruning);
     assert!(!search.clone().broken_pruning);
     assert!(!search.defer_all);
+    assert_eq!(search.together_from, crate::alphabeta::TOGETHER_FROM_NODES);
 }
 
 #[test]

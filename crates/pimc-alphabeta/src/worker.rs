@@ -188,6 +188,13 @@ impl<G: Game> Worker<G> {
         false
     }
 
+    /// Before other threads join a search this worker began alone: its
+    /// nodes so far become the start of the shared total, which it returns.
+    pub(crate) fn start_shared_count(&mut self) -> u64 {
+        self.unflushed = 0;
+        self.nodes
+    }
+
     /// Adds the nodes not yet counted to the shared total.
     pub(crate) fn flush<E>(&mut self, context: &Context<'_, G, E>) {
         if context.threads > 1 {

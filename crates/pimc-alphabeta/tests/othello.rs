@@ -106,22 +106,29 @@ fn table_and_ordering_cut_the_nodes_threefold_at_depth_8() {
 }
 
 #[test]
-fn two_threads_find_the_values_of_one_at_depth_7() {
-    // Deep enough for the threads to share busy positions and put moves
-    // off: whatever order the threads search in, the value is exact.
+fn two_threads_find_the_values_of_one_at_depth_8() {
+    // Deep enough for the second thread to join (a search starts alone)
+    // and for the threads to share busy positions and put moves off:
+    // whatever order the threads search in, the value is exact.
+    let (mut nodes_one, mut nodes_two) = (0, 0);
     for board in positions::othello_eight() {
         let search = |threads: usize| {
             let mut search = AlphaBeta::new(HeuristicEvaluator::default())
                 .with_config(AlphaBetaConfig::default().with_threads(threads))
                 .unwrap();
-            let report = search.search(&board, &Limits::depth(7));
-            assert_eq!(report.stats.depth, 7);
+            let report = search.search(&board, &Limits::depth(8));
+            assert_eq!(report.stats.depth, 8);
             assert!(report.best.is_some_and(|mv| board.is_legal(mv)));
-            report.value
+            (report.value, report.stats.nodes)
         };
-        let one = search(1);
-        for _ in 0..3 {
-            assert_eq!(search(2), one, "{board}");
+        let (one, nodes) = search(1);
+        nodes_one += nodes;
+        for _ in 0..2 {
+            let (two, nodes) = search(2);
+            assert_eq!(two, one, "{board}");
+            nodes_two += nodes;
         }
     }
+    // The helper's nodes count too: it took part.
+    assert!(nodes_two > 2 * nodes_one, "{nodes_two} against {nodes_one}");
 }
