@@ -454,34 +454,25 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         done: &AtomicBool,
     ) -> Deepening<G::Move> {
         let wanted = self.config.table_entries;
-        let table = self.table.take().map(|table| {
-            if table.capacity() < wanted {
-                table.resized(wanted)
-            } else {
-                table
-            }
-        });
+        if let Some(table) = &mut self.table
+            && table.capacity() < wanted
+        {
+            *table = table.resized(wanted);
+        }
         let busy = self.hash.map(|_| Busy::new());
         let context = Context {
-            evaluator: &self.evaluator,
-            policy: self.policy.as_deref(),
-            hash: self.hash,
-            table: table.as_ref(),
-            config: &self.config,
-            limits: settings.limits,
-            deadline: settings.deadline,
-            node_cap: settings.node_cap,
-            nodes: shared_nodes,
             threads: settings.threads,
-            done,
             busy: busy.as_ref(),
-            #[cfg(test)]
-            broken_pruning: self.broken_pruning,
-            #[cfg(test)]
-            defer_all: self.defer_all,
+            ..self.context(
+                settings.limits,
+                settings.deadline,
+                settings.node_cap,
+                shared_nodes,
+                done,
+            )
         };
         let (first, last) = (settings.first_depth, settings.max_depth);
-        let deepening = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..settings.threads)
                 .map(|helper| {
                     let context = &context;
@@ -501,11 +492,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 let _ = helper.join();
             }
             deepening
-        });
-        self.table = table;
-        deepening
+        })
     }
 
+    /// What one thread of a search needs; with more threads, the caller
+    /// sets `threads` and `busy`.
     fn context<'a>(
         &'a self,
         limits: &'a Limits,

@@ -308,8 +308,8 @@ impl<G: Game> Worker<G> {
         // then).
         let busy = context.busy.filter(|_| depth >= BUSY_MIN_DEPTH);
         let marked = match (busy, key) {
-            (Some(busy), Some(key)) => busy.enter(key),
-            _ => false,
+            (Some(busy), Some(key)) => busy.enter(key).then_some(key),
+            _ => None,
         };
         let mut deferring = busy.is_some() && depth > BUSY_MIN_DEPTH;
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
@@ -381,7 +381,7 @@ impl<G: Game> Worker<G> {
                 break;
             }
         }
-        if marked && let (Some(busy), Some(key)) = (busy, key) {
+        if let (Some(busy), Some(key)) = (busy, marked) {
             busy.leave(key);
         }
         self.moves[ply] = moves;
