@@ -1,9 +1,13 @@
-//! Move generation, flips and play on a fixed set of seeded random
-//! positions.
+//! Move generation, flips, play and the heuristic evaluation on a fixed
+//! set of seeded random positions.
 
-use bitboard_othello::{Board, Move, Square, movegen};
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use game_traits::Game;
+use bitboard_othello::eval::{positional_score, positional_score_by_rows};
+use bitboard_othello::{Board, HeuristicEvaluator, Move, Square, movegen};
+use criterion::measurement::WallTime;
+use criterion::{
+    BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
+};
+use game_traits::{Evaluator, Game};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::hint::black_box;
@@ -114,6 +118,74 @@ fn bench_movegen(c: &mut Criterion) {
     group.finish();
 }
 
+/// The two forms of the positional score (a popcount per weight class, a
+/// table look-up per row) and the whole heuristic evaluation.
+fn bench_evaluation(c: &mut Criterion) {
+    let positions = positions();
+    let expected: i64 = positions
+        .iter()
+        .map(|board| i64::from(positional_score(board.player(), board.opponent())))
+        .sum();
+    let by_rows: i64 = positions
+        .iter()
+        .map(|board| i64::from(positional_score_by_rows(board.player(), board.opponent())))
+        .sum();
+    assert_eq!(by_rows, expected);
+    let evaluator = HeuristicEvaluator::default();
+    let expected_values: f64 = positions
+        .iter()
+        .map(|board| f64::from(evaluator.value(board)))
+        .sum();
+
+    let mut group = c.benchmark_group("eval/othello");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    bench_positional(
+        &mut group,
+        "positional_by_classes",
+        &positions,
+        expected,
+        positional_score,
+    );
+    bench_positional(
+        &mut group,
+        "positional_by_rows",
+        &positions,
+        expected,
+        positional_score_by_rows,
+    );
+    group.bench_function("heuristic_value", |b| {
+        b.iter(|| {
+            let total: f64 = black_box(&positions)
+                .iter()
+                .map(|board| f64::from(evaluator.value(board)))
+                .sum();
+            assert_eq!(total.to_bits(), expected_values.to_bits());
+            total
+        })
+    });
+    group.finish();
+}
+
+/// One form of the positional score, summed over `positions`.
+fn bench_positional(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    positions: &[Board],
+    expected: i64,
+    score: impl Fn(u64, u64) -> i32,
+) {
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            let total: i64 = black_box(positions)
+                .iter()
+                .map(|board| i64::from(score(board.player(), board.opponent())))
+                .sum();
+            assert_eq!(total, expected);
+            total
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
@@ -121,6 +193,6 @@ criterion_group! {
         .sample_size(30)
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = bench_movegen
+    targets = bench_movegen, bench_evaluation
 }
 criterion_main!(benches);
