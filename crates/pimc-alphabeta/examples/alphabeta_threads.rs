@@ -10,8 +10,9 @@
 //!
 //! Options: `--game othello|jungle`, `--depth D` (default 9), `--threads T`
 //! (the threads compared with one; default 2), `--rounds R` (pairs of
-//! runs; default 3). Every search starts from a fresh searcher, as the
-//! benches do.
+//! runs; default 3), `--table-from D` (`AlphaBetaConfig::table_from_depth`,
+//! default 1). Every search starts from a fresh searcher, as the benches
+//! do.
 
 #[path = "../benches/positions.rs"]
 mod positions;
@@ -28,6 +29,7 @@ struct Settings {
     depth: u32,
     threads: usize,
     rounds: u32,
+    table_from: u32,
 }
 
 fn parse() -> Result<Settings, String> {
@@ -36,6 +38,7 @@ fn parse() -> Result<Settings, String> {
         depth: 9,
         threads: 2,
         rounds: 3,
+        table_from: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -49,6 +52,7 @@ fn parse() -> Result<Settings, String> {
             "--depth" => settings.depth = number(&value)? as u32,
             "--threads" => settings.threads = number(&value)? as usize,
             "--rounds" => settings.rounds = number(&value)? as u32,
+            "--table-from" => settings.table_from = number(&value)?.min(1000) as u32,
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -64,16 +68,21 @@ fn parse() -> Result<Settings, String> {
 /// One run: every position searched to the depth by a fresh searcher with
 /// `threads` threads; total time and nodes.
 fn run<G: PositionHash, E: Evaluator<G> + Clone>(
+    settings: &Settings,
     positions: &[G],
     evaluator: &E,
     threads: usize,
-    depth: u32,
 ) -> (Duration, u64) {
+    let depth = settings.depth;
     let mut time = Duration::ZERO;
     let mut nodes = 0;
     for position in positions {
         let mut searcher = AlphaBeta::new(evaluator.clone())
-            .with_config(AlphaBetaConfig::default().with_threads(threads))
+            .with_config(
+                AlphaBetaConfig::default()
+                    .with_threads(threads)
+                    .with_table_from_depth(settings.table_from),
+            )
             .expect("valid settings");
         let started = Instant::now();
         let report = searcher.search(position, &Limits::depth(depth));
@@ -96,8 +105,8 @@ fn compare<G: PositionHash, E: Evaluator<G> + Clone>(
     );
     println!("|---|---|---|---|---|---|");
     for round in 1..=settings.rounds {
-        let (time_one, nodes_one) = run(positions, evaluator, 1, settings.depth);
-        let (time_many, nodes_many) = run(positions, evaluator, settings.threads, settings.depth);
+        let (time_one, nodes_one) = run(settings, positions, evaluator, 1);
+        let (time_many, nodes_many) = run(settings, positions, evaluator, settings.threads);
         let ratio = time_many.as_secs_f64() / time_one.as_secs_f64();
         ratios.push(ratio);
         println!(
@@ -125,8 +134,8 @@ fn main() {
         }
     };
     println!(
-        "{} mid-games x 8, depth {}, a fresh searcher per search",
-        settings.game, settings.depth
+        "{} mid-games x 8, depth {}, table from depth {}, a fresh searcher per search",
+        settings.game, settings.depth, settings.table_from
     );
     match settings.game.as_str() {
         "othello" => compare(

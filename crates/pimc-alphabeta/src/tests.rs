@@ -19,27 +19,30 @@ use rand_pcg::Pcg64Mcg;
 use crate::{AlphaBeta, AlphaBetaConfig, RootValues};
 
 /// Every combination of the switches that may change how the search runs
-/// (table, principal variation search, aspiration, ordering, root values,
-/// threads).
+/// (table off, on at every node or from depth 3 up, principal variation
+/// search, aspiration, ordering, root values, threads).
 fn configurations() -> Vec<AlphaBetaConfig> {
     let mut configs = Vec::new();
-    for bits in 0..32u32 {
-        let on = |bit: u32| bits >> bit & 1 == 1;
-        for root_values in [
-            RootValues::Bounds,
-            RootValues::Near(0.05),
-            RootValues::Exact,
-        ] {
-            configs.push(
-                AlphaBetaConfig::default()
-                    .with_table_entries(if on(0) { 1 << 10 } else { 0 })
-                    .with_principal_variation_search(on(1))
-                    .with_aspiration_window(on(2).then_some(0.02))
-                    .with_killer_moves(on(3))
-                    .with_history_heuristic(on(3))
-                    .with_root_values(root_values)
-                    .with_threads(if on(4) { 2 } else { 1 }),
-            );
+    for (entries, from_depth) in [(0, 1), (1 << 10, 1), (1 << 10, 3)] {
+        for bits in 0..16u32 {
+            let on = |bit: u32| bits >> bit & 1 == 1;
+            for root_values in [
+                RootValues::Bounds,
+                RootValues::Near(0.05),
+                RootValues::Exact,
+            ] {
+                configs.push(
+                    AlphaBetaConfig::default()
+                        .with_table_entries(entries)
+                        .with_table_from_depth(from_depth)
+                        .with_principal_variation_search(on(0))
+                        .with_aspiration_window(on(1).then_some(0.02))
+                        .with_killer_moves(on(2))
+                        .with_history_heuristic(on(2))
+                        .with_root_values(root_values)
+                        .with_threads(if on(3) { 2 } else { 1 }),
+                );
+            }
         }
     }
     configs

@@ -252,20 +252,16 @@ impl<G: Game> Worker<G> {
         if depth == 0 {
             return Some(leaf(context, state, ply));
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        state.legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.moves[ply] = moves;
-            let state = &self.stack[ply];
-            let reward = state
-                .outcome()
-                .map_or(0.0, |outcome| outcome.reward(state.to_move()));
-            return Some((Score::terminal(reward, ply as u32), false));
-        }
+        // The table is looked at before the moves are generated: its line
+        // is then on its way from memory while they are, and a usable entry
+        // saves generating them. (Only positions with moves are stored, so
+        // a finished game is never answered from the table.)
         let key = context.hash.map(|hash| hash(state));
-        let to_move = state.to_move();
+        let table = context
+            .table
+            .filter(|_| depth >= context.config.table_from_depth);
         let mut table_move = None;
-        if let (Some(table), Some(key)) = (context.table, key)
+        if let (Some(table), Some(key)) = (table, key)
             && let Some(entry) = table.probe(key)
         {
             table_move = entry.move_index;
@@ -277,11 +273,21 @@ impl<G: Game> Worker<G> {
                     Bound::Upper => score <= alpha,
                 };
                 if usable {
-                    self.moves[ply] = moves;
                     return Some((score, entry.cut));
                 }
             }
         }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        state.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            let state = &self.stack[ply];
+            let reward = state
+                .outcome()
+                .map_or(0.0, |outcome| outcome.reward(state.to_move()));
+            return Some((Score::terminal(reward, ply as u32), false));
+        }
+        let to_move = state.to_move();
         // The table's move is tried before the others are ordered: when it
         // cuts off, as it mostly does, ordering them is not needed.
         let table_move = table_move.filter(|&index| usize::from(index) < moves.len());
@@ -388,7 +394,7 @@ impl<G: Game> Worker<G> {
         self.orders[ply] = order;
         self.deferred[ply] = deferred;
         result?;
-        if let (Some(table), Some(key)) = (context.table, key) {
+        if let (Some(table), Some(key)) = (table, key) {
             let bound = if best <= alpha_start {
                 Bound::Upper
             } else if best >= beta {

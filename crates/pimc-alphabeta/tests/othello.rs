@@ -126,3 +126,25 @@ fn two_threads_find_the_values_of_one_at_depth_8() {
         }
     }
 }
+
+#[test]
+fn a_table_from_depth_two_changes_the_work_but_no_value() {
+    let mut nodes = [0u64; 2];
+    for board in positions::othello_eight() {
+        let values: Vec<f32> = [1, 2]
+            .into_iter()
+            .zip(nodes.iter_mut())
+            .map(|(from_depth, nodes)| {
+                let mut search = AlphaBeta::new(HeuristicEvaluator::default())
+                    .with_config(AlphaBetaConfig::default().with_table_from_depth(from_depth))
+                    .unwrap();
+                let report = search.search(&board, &Limits::depth(7));
+                assert_eq!(report.stats.depth, 7);
+                *nodes += report.stats.nodes;
+                report.value
+            })
+            .collect();
+        assert_eq!(values[0], values[1], "{board}");
+    }
+    assert_ne!(nodes[0], nodes[1], "the setting is not used");
+}
