@@ -176,7 +176,23 @@ pub fn explored_nodes(stats: &str, depth: u8) -> u64 {
 /// `pimc-alphabeta`'s [`AlphaBeta`](pimc_alphabeta::AlphaBeta) with its
 /// defaults (one thread) to `depth`, from a fresh search.
 pub fn ours_to_depth(board: &Board, depth: u32) -> DepthRun {
-    let mut search = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default());
+    ours_with_config_to_depth(board, depth, pimc_alphabeta::AlphaBetaConfig::default())
+}
+
+/// `pimc-alphabeta`'s [`AlphaBeta`](pimc_alphabeta::AlphaBeta) with
+/// `config` to `depth`, from a fresh search.
+///
+/// # Panics
+///
+/// If `config` is invalid.
+pub fn ours_with_config_to_depth(
+    board: &Board,
+    depth: u32,
+    config: pimc_alphabeta::AlphaBetaConfig,
+) -> DepthRun {
+    let mut search = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default())
+        .with_config(config)
+        .expect("a valid setup");
     let started = Instant::now();
     let report = search.search(board, &Limits::depth(depth));
     let time = started.elapsed();
@@ -186,6 +202,79 @@ pub fn ours_to_depth(board: &Board, depth: u32) -> DepthRun {
         nodes: report.stats.nodes,
         time,
     }
+}
+
+/// The least any alpha-beta engine can do per node with this board and
+/// evaluator: one fixed-depth fail-soft alpha-beta search, moves in
+/// generation order, no table, no iterative deepening, no time checks;
+/// a node is a position visited (leaves included, as both engines count
+/// them). Its nodes per second bound what an engine's can be on trees of
+/// the same shape.
+pub fn bare_to_depth(board: &Board, depth: u32) -> DepthRun {
+    let evaluator = HeuristicEvaluator::default();
+    let mut buffers = vec![Vec::new(); depth as usize + 1];
+    let mut nodes = 1;
+    let started = Instant::now();
+    let (moves, below) = buffers.split_first_mut().expect("one buffer per ply");
+    board.legal_moves(moves);
+    let mut best = None;
+    let mut alpha = f32::NEG_INFINITY;
+    for &mv in moves.iter() {
+        let mut child = board.clone();
+        child.play(mv);
+        let value = -bare_negamax(
+            &child,
+            depth - 1,
+            f32::NEG_INFINITY,
+            -alpha,
+            &evaluator,
+            below,
+            &mut nodes,
+        );
+        if value > alpha || best.is_none() {
+            alpha = value;
+            best = Some(mv);
+        }
+    }
+    DepthRun {
+        best,
+        nodes,
+        time: started.elapsed(),
+    }
+}
+
+/// The value of `board` for its player to move, `depth` plies deep, within
+/// `(alpha, beta)`: every Othello move (a pass too) hands the turn over.
+fn bare_negamax(
+    board: &Board,
+    depth: u32,
+    mut alpha: f32,
+    beta: f32,
+    evaluator: &HeuristicEvaluator,
+    buffers: &mut [Vec<Move>],
+    nodes: &mut u64,
+) -> f32 {
+    *nodes += 1;
+    if depth == 0 {
+        return evaluator.value(board);
+    }
+    let (moves, below) = buffers.split_first_mut().expect("one buffer per ply");
+    board.legal_moves(moves);
+    if moves.is_empty() {
+        return evaluator.value(board);
+    }
+    let mut best = f32::NEG_INFINITY;
+    for &mv in moves.iter() {
+        let mut child = board.clone();
+        child.play(mv);
+        let value = -bare_negamax(&child, depth - 1, -beta, -alpha, evaluator, below, nodes);
+        best = best.max(value);
+        alpha = alpha.max(value);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
 }
 
 /// The `minimax` crate's search as a [`Searcher`], for matches: it honours
@@ -259,6 +348,35 @@ mod tests {
             Some(Winner::PlayerToMove)
         );
         assert_eq!(full.to_move(), Player::First);
+    }
+
+    /// The floor search finds a move of the same value as ours (fresh
+    /// searches of both to the same depth agree on the position's value).
+    #[test]
+    fn the_bare_search_agrees_with_ours_on_values() {
+        let mut mid_game = Board::start();
+        let mut moves = Vec::new();
+        for ply in 0..12 {
+            mid_game.legal_moves(&mut moves);
+            mid_game.play(moves[ply * 7 % moves.len()]);
+        }
+        for board in [Board::start(), mid_game] {
+            for depth in 1..=4 {
+                let bare = bare_to_depth(&board, depth);
+                let mut search = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default());
+                let report = search.search(&board, &Limits::depth(depth));
+                let mut child = board.clone();
+                child.play(bare.best.expect("a move"));
+                let mut after = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default());
+                let child_value = if depth == 1 {
+                    HeuristicEvaluator::default().value(&child)
+                } else {
+                    after.search(&child, &Limits::depth(depth - 1)).value
+                };
+                assert_eq!(-child_value, report.value, "depth {depth}");
+                assert!(bare.nodes > 1);
+            }
+        }
     }
 
     #[test]

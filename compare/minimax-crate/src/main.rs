@@ -10,16 +10,25 @@
 //! match, default 100), `--openings N` (the match has 2 N games, default
 //! 10), `--opening-plies P` (random plies of each opening, default 8),
 //! `--seed S`, `--no-match`, `--engines LIST` (which engines run the depth
-//! table, comma-separated from `ours`, `defaults`, `tuned`; default all).
+//! table, comma-separated from `ours`, `ours-from2`, `defaults`, `tuned`,
+//! `plain`, `bare`; default the first four). `ours-from2` is ours with the
+//! table used from depth 2 up (`AlphaBetaConfig::table_from_depth`),
+//! `plain` ours with every enhancement off, `bare` the floor of any
+//! engine's cost per node (a bare alpha-beta: move generation, play and
+//! evaluation only).
 
 #[path = "../../../crates/pimc-alphabeta/benches/positions.rs"]
 mod positions;
 
 use std::time::Duration;
 
-use compare_minimax_crate::{MinimaxCrate, MinimaxSetup, minimax_to_depth, ours_to_depth};
+use compare_minimax_crate::{
+    MinimaxCrate, MinimaxSetup, bare_to_depth, minimax_to_depth, ours_to_depth,
+    ours_with_config_to_depth,
+};
 use game_traits::{Limits, SeriesOptions, play_series};
 use pimc_alphabeta::AlphaBeta;
+use pimc_alphabeta::AlphaBetaConfig;
 
 struct Settings {
     depths: (u32, u32),
@@ -28,11 +37,14 @@ struct Settings {
     opening_plies: usize,
     seed: u64,
     play_match: bool,
-    engines: [bool; 3],
+    engines: [bool; ENGINES],
 }
 
+/// How many engines `--engines` can name.
+const ENGINES: usize = 6;
+
 /// The names `--engines` accepts, in table order.
-const ENGINE_FLAGS: [&str; 3] = ["ours", "defaults", "tuned"];
+const ENGINE_FLAGS: [&str; ENGINES] = ["ours", "ours-from2", "defaults", "tuned", "plain", "bare"];
 
 fn parse() -> Result<Settings, String> {
     let mut settings = Settings {
@@ -42,7 +54,7 @@ fn parse() -> Result<Settings, String> {
         opening_plies: 8,
         seed: 2026,
         play_match: true,
-        engines: [true; 3],
+        engines: [true, true, true, true, false, false],
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -67,13 +79,16 @@ fn parse() -> Result<Settings, String> {
             "--opening-plies" => settings.opening_plies = number(&value)? as usize,
             "--seed" => settings.seed = number(&value)?,
             "--engines" => {
-                settings.engines = [false; 3];
+                settings.engines = [false; ENGINES];
                 for name in value.split(',') {
                     let engine = ENGINE_FLAGS
                         .iter()
                         .position(|&flag| flag == name)
                         .ok_or_else(|| {
-                            format!("--engines: {name:?} is not one of ours, defaults, tuned")
+                            format!(
+                                "--engines: {name:?} is not one of {}",
+                                ENGINE_FLAGS.join(", ")
+                            )
                         })?;
                     settings.engines[engine] = true;
                 }
@@ -126,10 +141,13 @@ fn main() {
     println!("|---|---|---|---|---|");
     let engines = [
         "pimc-alphabeta",
+        "pimc-alphabeta, table from depth 2",
         MinimaxSetup::Default.label(),
         MinimaxSetup::Tuned.label(),
+        "pimc-alphabeta, plain (no table, no ordering)",
+        "bare alpha-beta (generation order, nothing else)",
     ];
-    let mut totals = [(0u64, Duration::ZERO); 3];
+    let mut totals = [(0u64, Duration::ZERO); ENGINES];
     for depth in settings.depths.0..=settings.depths.1 {
         for (engine, name) in engines.iter().enumerate() {
             if !settings.engines[engine] {
@@ -140,8 +158,15 @@ fn main() {
             for board in &positions {
                 let run = match engine {
                     0 => ours_to_depth(board, depth),
-                    1 => minimax_to_depth(board, depth as u8, MinimaxSetup::Default),
-                    _ => minimax_to_depth(board, depth as u8, MinimaxSetup::Tuned),
+                    1 => ours_with_config_to_depth(
+                        board,
+                        depth,
+                        AlphaBetaConfig::default().with_table_from_depth(2),
+                    ),
+                    2 => minimax_to_depth(board, depth as u8, MinimaxSetup::Default),
+                    3 => minimax_to_depth(board, depth as u8, MinimaxSetup::Tuned),
+                    4 => ours_with_config_to_depth(board, depth, AlphaBetaConfig::plain()),
+                    _ => bare_to_depth(board, depth),
                 };
                 assert!(run.best.is_some(), "{name} found no move");
                 nodes += run.nodes;
