@@ -210,7 +210,12 @@ pub fn ours_with_config_to_depth(
 /// a node is a position visited (leaves included, as both engines count
 /// them). Its nodes per second bound what an engine's can be on trees of
 /// the same shape.
+///
+/// # Panics
+///
+/// If `depth` is 0.
 pub fn bare_to_depth(board: &Board, depth: u32) -> DepthRun {
+    assert!(depth >= 1, "the bare search needs a depth of at least 1");
     let evaluator = HeuristicEvaluator::default();
     let mut buffers = vec![Vec::new(); depth as usize + 1];
     let mut nodes = 1;
