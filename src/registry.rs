@@ -473,12 +473,20 @@ pub const SEARCHERS: &[SearcherInfo] = &[
     SearcherInfo {
         name: "alphabeta",
         summary: "negamax alpha-beta with PVS, iterative deepening, a transposition table and move ordering (pimc-alphabeta)",
-        keys: &[KeyInfo {
-            key: "threads",
-            kind: ValueKind::Integer { min: 1 },
-            default: "1",
-            help: "lazy-SMP search threads sharing the table",
-        }],
+        keys: &[
+            KeyInfo {
+                key: "threads",
+                kind: ValueKind::Integer { min: 1 },
+                default: "1",
+                help: "lazy-SMP search threads sharing the table",
+            },
+            KeyInfo {
+                key: "tablefrom",
+                kind: ValueKind::Integer { min: 1 },
+                default: "1",
+                help: "the least depth left at which nodes use the table (2 suits Othello)",
+            },
+        ],
         default_budget: "depth=5",
     },
     SearcherInfo {
@@ -899,8 +907,12 @@ pub fn build_searcher<G: RegistryGame>(
             Ok(Box::new(searcher))
         }
         "alphabeta" => {
+            let table_from = spec
+                .integer("tablefrom")
+                .map_or(1, |depth| u32::try_from(depth).unwrap_or(u32::MAX));
             let config = AlphaBetaConfig::default()
-                .with_threads(spec.integer("threads").unwrap_or(1) as usize);
+                .with_threads(spec.integer("threads").unwrap_or(1) as usize)
+                .with_table_from_depth(table_from);
             let mut searcher = AlphaBeta::without_hash(G::evaluator());
             if let Some(hash) = G::HASH {
                 searcher = searcher.with_hash(hash);
@@ -1106,6 +1118,23 @@ mod tests {
         }
         assert!(matches!(
             "uct:par=leaf".parse::<SearcherSpec>(),
+            Err(RegistryError::BadValue { .. })
+        ));
+    }
+
+    #[test]
+    fn alpha_beta_takes_the_depth_its_table_starts_at() {
+        let search = |text: &str| {
+            let spec: SearcherSpec = text.parse().unwrap();
+            let mut searcher = build_searcher::<Board>(&spec, 0).unwrap();
+            searcher.search(&Board::start(), &spec.limits())
+        };
+        let every_node = search("alphabeta:depth=6");
+        let from_two = search("alphabeta:depth=6,tablefrom=2");
+        assert_eq!(every_node.value, from_two.value);
+        assert_ne!(every_node.stats.nodes, from_two.stats.nodes);
+        assert!(matches!(
+            "alphabeta:tablefrom=0".parse::<SearcherSpec>(),
             Err(RegistryError::BadValue { .. })
         ));
     }
