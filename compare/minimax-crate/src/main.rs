@@ -22,8 +22,9 @@ mod positions;
 
 use std::time::Duration;
 
+use bitboard_othello::Board;
 use compare_minimax_crate::{
-    MinimaxCrate, MinimaxSetup, bare_to_depth, minimax_to_depth, ours_to_depth,
+    DepthRun, MinimaxCrate, MinimaxSetup, bare_to_depth, minimax_to_depth, ours_to_depth,
     ours_with_config_to_depth,
 };
 use game_traits::{Limits, SeriesOptions, play_series};
@@ -37,14 +38,72 @@ struct Settings {
     opening_plies: usize,
     seed: u64,
     play_match: bool,
-    engines: [bool; ENGINES],
+    /// The engines of the depth table, in table order.
+    engines: Vec<Engine>,
 }
 
-/// How many engines `--engines` can name.
-const ENGINES: usize = 6;
+/// An engine of the depth table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Engine {
+    Ours,
+    OursFromTwo,
+    MinimaxDefaults,
+    MinimaxTuned,
+    Plain,
+    Bare,
+}
 
-/// The names `--engines` accepts, in table order.
-const ENGINE_FLAGS: [&str; ENGINES] = ["ours", "ours-from2", "defaults", "tuned", "plain", "bare"];
+impl Engine {
+    /// Every engine, in table order.
+    const ALL: [Engine; 6] = [
+        Engine::Ours,
+        Engine::OursFromTwo,
+        Engine::MinimaxDefaults,
+        Engine::MinimaxTuned,
+        Engine::Plain,
+        Engine::Bare,
+    ];
+
+    /// The name `--engines` knows it by.
+    fn flag(self) -> &'static str {
+        match self {
+            Engine::Ours => "ours",
+            Engine::OursFromTwo => "ours-from2",
+            Engine::MinimaxDefaults => "defaults",
+            Engine::MinimaxTuned => "tuned",
+            Engine::Plain => "plain",
+            Engine::Bare => "bare",
+        }
+    }
+
+    /// Its name in the tables.
+    fn label(self) -> &'static str {
+        match self {
+            Engine::Ours => "pimc-alphabeta",
+            Engine::OursFromTwo => "pimc-alphabeta, table from depth 2",
+            Engine::MinimaxDefaults => MinimaxSetup::Default.label(),
+            Engine::MinimaxTuned => MinimaxSetup::Tuned.label(),
+            Engine::Plain => "pimc-alphabeta, plain (no table, no ordering)",
+            Engine::Bare => "bare alpha-beta (generation order, nothing else)",
+        }
+    }
+
+    /// A fresh search of `board` to `depth`.
+    fn run(self, board: &Board, depth: u32) -> DepthRun {
+        match self {
+            Engine::Ours => ours_to_depth(board, depth),
+            Engine::OursFromTwo => ours_with_config_to_depth(
+                board,
+                depth,
+                AlphaBetaConfig::default().with_table_from_depth(2),
+            ),
+            Engine::MinimaxDefaults => minimax_to_depth(board, depth as u8, MinimaxSetup::Default),
+            Engine::MinimaxTuned => minimax_to_depth(board, depth as u8, MinimaxSetup::Tuned),
+            Engine::Plain => ours_with_config_to_depth(board, depth, AlphaBetaConfig::plain()),
+            Engine::Bare => bare_to_depth(board, depth),
+        }
+    }
+}
 
 fn parse() -> Result<Settings, String> {
     let mut settings = Settings {
@@ -54,7 +113,7 @@ fn parse() -> Result<Settings, String> {
         opening_plies: 8,
         seed: 2026,
         play_match: true,
-        engines: [true, true, true, true, false, false],
+        engines: Engine::ALL[..4].to_vec(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -79,19 +138,21 @@ fn parse() -> Result<Settings, String> {
             "--opening-plies" => settings.opening_plies = number(&value)? as usize,
             "--seed" => settings.seed = number(&value)?,
             "--engines" => {
-                settings.engines = [false; ENGINES];
-                for name in value.split(',') {
-                    let engine = ENGINE_FLAGS
-                        .iter()
-                        .position(|&flag| flag == name)
-                        .ok_or_else(|| {
-                            format!(
-                                "--engines: {name:?} is not one of {}",
-                                ENGINE_FLAGS.join(", ")
-                            )
-                        })?;
-                    settings.engines[engine] = true;
+                let named: Vec<&str> = value.split(',').collect();
+                if let Some(unknown) = named
+                    .iter()
+                    .find(|name| Engine::ALL.iter().all(|engine| engine.flag() != **name))
+                {
+                    let flags: Vec<&str> = Engine::ALL.iter().map(|engine| engine.flag()).collect();
+                    return Err(format!(
+                        "--engines: {unknown:?} is not one of {}",
+                        flags.join(", ")
+                    ));
                 }
+                settings.engines = Engine::ALL
+                    .into_iter()
+                    .filter(|engine| named.contains(&engine.flag()))
+                    .collect();
             }
             other => return Err(format!("unknown option {other}")),
         }
@@ -139,41 +200,20 @@ fn main() {
     println!();
     println!("| depth | engine | nodes (8 positions) | time | nodes/s |");
     println!("|---|---|---|---|---|");
-    let engines = [
-        "pimc-alphabeta",
-        "pimc-alphabeta, table from depth 2",
-        MinimaxSetup::Default.label(),
-        MinimaxSetup::Tuned.label(),
-        "pimc-alphabeta, plain (no table, no ordering)",
-        "bare alpha-beta (generation order, nothing else)",
-    ];
-    let mut totals = [(0u64, Duration::ZERO); ENGINES];
+    let mut totals = vec![(0u64, Duration::ZERO); settings.engines.len()];
     for depth in settings.depths.0..=settings.depths.1 {
-        for (engine, name) in engines.iter().enumerate() {
-            if !settings.engines[engine] {
-                continue;
-            }
+        for (engine, total) in settings.engines.iter().zip(totals.iter_mut()) {
+            let name = engine.label();
             let mut nodes = 0;
             let mut time = Duration::ZERO;
             for board in &positions {
-                let run = match engine {
-                    0 => ours_to_depth(board, depth),
-                    1 => ours_with_config_to_depth(
-                        board,
-                        depth,
-                        AlphaBetaConfig::default().with_table_from_depth(2),
-                    ),
-                    2 => minimax_to_depth(board, depth as u8, MinimaxSetup::Default),
-                    3 => minimax_to_depth(board, depth as u8, MinimaxSetup::Tuned),
-                    4 => ours_with_config_to_depth(board, depth, AlphaBetaConfig::plain()),
-                    _ => bare_to_depth(board, depth),
-                };
+                let run = engine.run(board, depth);
                 assert!(run.best.is_some(), "{name} found no move");
                 nodes += run.nodes;
                 time += run.time;
             }
-            totals[engine].0 += nodes;
-            totals[engine].1 += time;
+            total.0 += nodes;
+            total.1 += time;
             println!(
                 "| {depth} | {name} | {nodes} | {:.3} s | {:.2} M |",
                 time.as_secs_f64(),
@@ -184,13 +224,10 @@ fn main() {
     println!();
     println!("| engine | nodes/s over all depths |");
     println!("|---|---|");
-    for (engine, name) in engines.iter().enumerate() {
-        if !settings.engines[engine] {
-            continue;
-        }
-        let (nodes, time) = totals[engine];
+    for (engine, &(nodes, time)) in settings.engines.iter().zip(&totals) {
         println!(
-            "| {name} | {:.2} M |",
+            "| {} | {:.2} M |",
+            engine.label(),
             nodes as f64 / time.as_secs_f64() / 1e6
         );
     }
@@ -208,7 +245,7 @@ fn main() {
     .with_seed(settings.seed);
     for setup in [MinimaxSetup::Default, MinimaxSetup::Tuned] {
         let series = play_series(
-            &bitboard_othello::Board::start(),
+            &Board::start(),
             |_| AlphaBeta::new(bitboard_othello::HeuristicEvaluator::default()),
             |_| MinimaxCrate::new(setup),
             &options,

@@ -54,8 +54,8 @@ pub struct AlphaBetaConfig {
     /// as the search grows, so short searches stay cheap; with more
     /// threads, it grows to this size when the other threads join.
     pub table_entries: usize,
-    /// Nodes with fewer plies left than this neither look at nor write to
-    /// the table. Default 1 (every node but the leaves). 2 leaves out the
+    /// Nodes below the root with fewer plies left than this neither look
+    /// at nor write to the table. Default 1 (every node but the leaves). 2 leaves out the
     /// nodes just above the leaves, the most numerous: for a game whose
     /// evaluation is dear and whose positions seldom transpose that close
     /// to the leaves, the table look-ups there (mostly cache misses once
