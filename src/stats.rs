@@ -24,70 +24,12 @@
 
 use game_traits::Tally;
 
-/// The Elo difference that gives the expected score `score` (logistic
-/// model); infinite at 0 and 1.
-pub fn elo_from_score(score: f64) -> f64 {
-    // Scores within rounding of 0 or 1 (a Wilson bound) are the limits.
-    if score <= 1e-12 {
-        f64::NEG_INFINITY
-    } else if score >= 1.0 - 1e-12 {
-        f64::INFINITY
-    } else {
-        -400.0 * (1.0 / score - 1.0).log10()
-    }
-}
-
-/// The expected score of a side that is `elo` points stronger.
-pub fn score_from_elo(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
-
-/// An Elo difference with its 95% confidence interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EloEstimate {
-    /// The estimate.
-    pub elo: f64,
-    /// Lower end of the 95% interval.
-    pub low: f64,
-    /// Upper end of the 95% interval.
-    pub high: f64,
-}
-
-impl std::fmt::Display for EloEstimate {
-    /// `+191 (+118, +281)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} ({}, {})",
-            format_elo(self.elo),
-            format_elo(self.low),
-            format_elo(self.high)
-        )
-    }
-}
-
-/// An Elo difference as text: signed, rounded, `+inf`/`-inf` at the ends.
-pub fn format_elo(elo: f64) -> String {
-    if elo == f64::INFINITY {
-        "+inf".to_string()
-    } else if elo == f64::NEG_INFINITY {
-        "-inf".to_string()
-    } else if elo.round() == 0.0 {
-        "0".to_string()
-    } else {
-        format!("{elo:+.0}")
-    }
-}
+pub use game_traits::{EloEstimate, elo_from_score, format_elo, score_from_elo};
 
 /// The Elo difference of the side whose results `tally` holds, with the
-/// 95% interval from the Wilson interval of its score.
+/// 95% interval from the Wilson interval of its score ([`Tally::elo`]).
 pub fn elo_estimate(tally: &Tally) -> EloEstimate {
-    let (low, high) = tally.confidence95();
-    EloEstimate {
-        elo: elo_from_score(tally.score()),
-        low: elo_from_score(low),
-        high: elo_from_score(high),
-    }
+    tally.elo()
 }
 
 /// The likelihood that the side whose results `tally` holds is the

@@ -3,6 +3,7 @@
 mod board;
 mod config;
 mod dispatch;
+mod encode;
 mod endgame;
 pub mod eval;
 pub mod movegen;

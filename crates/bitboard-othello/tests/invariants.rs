@@ -20,7 +20,10 @@ fn harness() -> Invariants<Board> {
         .evaluator(HeuristicPolicy::default())
         .color_flip_evaluator(HeuristicEvaluator::default())
         .color_flip_evaluator(PositionalEvaluator)
-        .policy_evaluator(HeuristicPolicy::default());
+        .policy_evaluator(HeuristicPolicy::default())
+        .plane_encoding()
+        .color_flip_encoding()
+        .encoding_symmetries(|board: &Board, symmetry| board.symmetric(symmetry.into()));
     #[cfg(feature = "serde")]
     let harness = harness.serde();
     harness
@@ -53,6 +56,8 @@ fn harness_invariants_hold_from_an_endgame_with_passes() {
         .evaluator(HeuristicEvaluator::default())
         .color_flip_evaluator(HeuristicEvaluator::default())
         .policy_evaluator(HeuristicPolicy::default())
+        .plane_encoding()
+        .color_flip_encoding()
         .cases(48)
         .seed(5)
         .assert();

@@ -238,12 +238,14 @@ impl<G: Game> Batch<G> {
 /// [`contain_logits`](crate::contain_logits), as they do for single
 /// positions.
 ///
-/// Every [`PolicyEvaluator`] is a `BatchEvaluator` that rates the entries
-/// one at a time, so the searchers that take a `BatchEvaluator` take every
-/// single-position evaluator too. A type that evaluates whole batches
-/// implements this trait alone (and not `PolicyEvaluator`); to share one
-/// between searchers, implement it on a cheap-to-clone handle (an `Arc`
-/// inside your type).
+/// Every [`PolicyEvaluator`] is a `BatchEvaluator` through
+/// [`PolicyEvaluator::evaluate_many`] (by default the entries one at a
+/// time), so the searchers that take a `BatchEvaluator` take every
+/// single-position evaluator too. A type that rates single positions as
+/// well as whole batches (a network) implements `PolicyEvaluator` and
+/// overrides `evaluate_many`; a type that only rates whole batches
+/// implements this trait alone. To share one between searchers, implement
+/// it on a cheap-to-clone handle (an `Arc` inside your type).
 ///
 /// The result for an entry must depend on its position and moves only, not
 /// on the other entries: then a search gives the same result whether its
@@ -282,9 +284,7 @@ pub trait BatchEvaluator<G: Game>: Send + Sync {
 
 impl<G: Game, E: PolicyEvaluator<G> + ?Sized> BatchEvaluator<G> for E {
     fn evaluate_batch(&self, batch: &mut Batch<G>) {
-        for entry in batch.entries_mut() {
-            *entry.value = self.evaluate(entry.state, entry.moves, entry.logits);
-        }
+        self.evaluate_many(batch);
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand::{Rng, RngExt};
 
-use crate::{Game, Outcome, Player};
+use crate::{Batch, Game, Outcome, Player};
 
 /// A static evaluation of a position.
 ///
@@ -33,6 +33,22 @@ pub trait PolicyEvaluator<G: Game>: Send + Sync {
     /// `[-1, 1]`. Logits are unnormalised log-probabilities: only their
     /// differences matter.
     fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32;
+
+    /// Fills in the value and the logits of every entry of `batch`. The
+    /// default calls [`evaluate`](PolicyEvaluator::evaluate) on each entry
+    /// in turn; an evaluator that is cheaper per position on many at once
+    /// (a neural network) overrides it. Every `PolicyEvaluator` is a
+    /// [`BatchEvaluator`](crate::BatchEvaluator) through this method, so
+    /// the searchers that evaluate batches get the speed.
+    ///
+    /// Each entry's result must be the one
+    /// [`evaluate`](PolicyEvaluator::evaluate) gives it alone (see
+    /// [`BatchEvaluator`](crate::BatchEvaluator)).
+    fn evaluate_many(&self, batch: &mut Batch<G>) {
+        for entry in batch.entries_mut() {
+            *entry.value = self.evaluate(entry.state, entry.moves, entry.logits);
+        }
+    }
 }
 
 /// A rule for picking moves during a random playout.
@@ -100,17 +116,26 @@ impl<G: Game, E: PolicyEvaluator<G> + ?Sized> PolicyEvaluator<G> for &E {
     fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
         (**self).evaluate(state, moves, logits)
     }
+    fn evaluate_many(&self, batch: &mut Batch<G>) {
+        (**self).evaluate_many(batch);
+    }
 }
 
 impl<G: Game, E: PolicyEvaluator<G> + ?Sized> PolicyEvaluator<G> for Box<E> {
     fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
         (**self).evaluate(state, moves, logits)
     }
+    fn evaluate_many(&self, batch: &mut Batch<G>) {
+        (**self).evaluate_many(batch);
+    }
 }
 
 impl<G: Game, E: PolicyEvaluator<G> + ?Sized> PolicyEvaluator<G> for Arc<E> {
     fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
         (**self).evaluate(state, moves, logits)
+    }
+    fn evaluate_many(&self, batch: &mut Batch<G>) {
+        (**self).evaluate_many(batch);
     }
 }
 

@@ -3,6 +3,7 @@
 mod baseline;
 mod batch;
 mod capability;
+mod encode;
 mod eval;
 mod game;
 pub mod hidden;
@@ -18,6 +19,7 @@ pub mod testing;
 pub use baseline::{GreedySearcher, RandomSearcher};
 pub use batch::{Batch, BatchEntry, BatchEvaluator, BatchedSearch, search_together};
 pub use capability::{ActionSpace, ColorFlip, InformationSet, PositionHash};
+pub use encode::{GridSymmetry, PlaneEncoding, PlaneShape};
 pub use eval::{
     Evaluator, FnEvaluator, MAX_LOGIT, OutcomeEvaluator, Playout, PolicyEvaluator, UniformPlayout,
     UniformPrior, contain_logits, contain_value, run_playout,
@@ -25,8 +27,8 @@ pub use eval::{
 pub use game::{Game, IllegalMove};
 pub use perft::{FinishedGames, divide, perft, perft_with};
 pub use play::{
-    MatchError, MatchOptions, MatchRecord, SeriesGame, SeriesOptions, SeriesResult, Tally,
-    play_match, play_match_with, play_series,
+    EloEstimate, MatchError, MatchOptions, MatchRecord, SeriesGame, SeriesOptions, SeriesResult,
+    Tally, elo_from_score, format_elo, play_match, play_match_with, play_series, score_from_elo,
 };
 pub use player::{Outcome, Player};
 pub use search::{

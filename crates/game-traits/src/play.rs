@@ -427,6 +427,85 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// The Elo difference of the side whose results these are (logistic
+    /// model: `elo = -400 log10(1/s - 1)` for the score `s`), with the 95%
+    /// interval of [`confidence95`](Tally::confidence95) mapped through the
+    /// same formula; a score of 0 or 1 maps to an infinite difference.
+    ///
+    /// ```
+    /// use game_traits::Tally;
+    ///
+    /// let tally = Tally { wins: 30, draws: 0, losses: 10 };
+    /// let elo = tally.elo();
+    /// assert!((elo.elo - 190.8).abs() < 0.1);
+    /// assert!(elo.low < elo.elo && elo.elo < elo.high);
+    /// ```
+    pub fn elo(&self) -> EloEstimate {
+        let (low, high) = self.confidence95();
+        EloEstimate {
+            elo: elo_from_score(self.score()),
+            low: elo_from_score(low),
+            high: elo_from_score(high),
+        }
+    }
+}
+
+/// The Elo difference that gives the expected score `score` (logistic
+/// model); infinite at 0 and 1.
+pub fn elo_from_score(score: f64) -> f64 {
+    // Scores within rounding of 0 or 1 (a Wilson bound) are the limits.
+    if score <= 1e-12 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 - 1e-12 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// The expected score of a side that is `elo` points stronger.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// An Elo difference with its 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// The estimate.
+    pub elo: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl std::fmt::Display for EloEstimate {
+    /// `+191 (+118, +281)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({}, {})",
+            format_elo(self.elo),
+            format_elo(self.low),
+            format_elo(self.high)
+        )
+    }
+}
+
+/// An Elo difference as text: signed, rounded, `+inf`/`-inf` at the ends.
+pub fn format_elo(elo: f64) -> String {
+    if elo == f64::INFINITY {
+        "+inf".to_string()
+    } else if elo == f64::NEG_INFINITY {
+        "-inf".to_string()
+    } else if elo.round() == 0.0 {
+        "0".to_string()
+    } else {
+        format!("{elo:+.0}")
+    }
+}
+
 impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (low, high) = self.confidence95();

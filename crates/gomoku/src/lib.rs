@@ -2,6 +2,7 @@
 
 mod bits;
 mod board;
+mod encode;
 mod eval;
 mod focus;
 mod game;

@@ -16,11 +16,14 @@ fn full(size: usize, rule: Rule) -> Invariants<Gomoku> {
         .hash_key(Gomoku::to_line)
         .action_space()
         .evaluator(PatternEvaluator::default())
-        .policy_evaluator(PatternPolicy::default());
+        .policy_evaluator(PatternPolicy::default())
+        .plane_encoding()
+        .encoding_symmetries(|game: &Gomoku, symmetry| game.symmetric(symmetry.into()));
     let harness = if rule.is_color_symmetric() {
         harness
             .color_flip()
             .color_flip_evaluator(PatternEvaluator::default())
+            .color_flip_encoding()
     } else {
         harness
     };
@@ -36,11 +39,13 @@ fn focused(size: usize, rule: Rule) -> Invariants<Focused> {
         .hash_key(|focused: &Focused| focused.game().to_line())
         .action_space()
         .evaluator(PatternEvaluator::default())
-        .policy_evaluator(PatternPolicy::default());
+        .policy_evaluator(PatternPolicy::default())
+        .plane_encoding();
     let harness = if rule.is_color_symmetric() {
         harness
             .color_flip()
             .color_flip_evaluator(PatternEvaluator::default())
+            .color_flip_encoding()
     } else {
         harness
     };

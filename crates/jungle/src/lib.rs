@@ -3,6 +3,7 @@
 mod animal;
 mod board;
 mod config;
+mod encode;
 mod eval;
 pub mod hidden;
 mod history;

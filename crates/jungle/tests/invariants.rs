@@ -22,7 +22,9 @@ fn harness(rules: Rules) -> Invariants<Jungle> {
         .action_space()
         .color_flip()
         .evaluator(JungleEvaluator::default())
-        .color_flip_evaluator(JungleEvaluator::default());
+        .color_flip_evaluator(JungleEvaluator::default())
+        .plane_encoding()
+        .color_flip_encoding();
     #[cfg(feature = "serde")]
     let invariants = invariants.serde();
     invariants

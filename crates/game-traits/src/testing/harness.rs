@@ -15,8 +15,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, Test
 
 use crate::zobrist::mix64;
 use crate::{
-    ActionSpace, ColorFlip, Evaluator, Game, InformationSet, Limits, Outcome, Player,
-    PolicyEvaluator, PositionHash, Searcher,
+    ActionSpace, ColorFlip, Evaluator, Game, GridSymmetry, InformationSet, Limits, Outcome,
+    PlaneEncoding, Player, PolicyEvaluator, PositionHash, Searcher,
 };
 
 /// The invariants the harness checks. Each violation names one.
@@ -77,6 +77,16 @@ pub enum Invariant {
     SearcherFlip,
     /// Every sampled world of an information set is consistent with it.
     InformationSet,
+    /// The planes have the stated shape and finite values, the same on
+    /// every call; policy indices are in range and distinct on legal
+    /// moves; the symmetries start with the identity and fit the grid.
+    PlaneEncoding,
+    /// A position and its colour flip have the same planes, and a move
+    /// and its flip the same policy index.
+    EncodingFlip,
+    /// A position moved by one of the encoding's symmetries has the moved
+    /// planes, and its legal moves have the moved policy indices.
+    EncodingSymmetry,
     /// The game panicked.
     NoPanic,
 }
@@ -215,6 +225,14 @@ type Failure = (Invariant, String);
 
 fn fail<T>(invariant: Invariant, detail: impl Into<String>) -> Result<T, Failure> {
     Err((invariant, detail.into()))
+}
+
+/// The planes of `state`, written into a buffer of NaN so that a value
+/// the encoding never writes is seen.
+fn encoded<G: PlaneEncoding>(state: &G) -> Vec<f32> {
+    let mut planes = vec![f32::NAN; state.plane_shape().len()];
+    state.encode_planes(&mut planes);
+    planes
 }
 
 fn debug_string<T: Debug + ?Sized>(value: &T) -> String {
@@ -390,6 +408,9 @@ impl<M: Copy + Eq + Hash> MetMoves<M> {
 /// | [`policy_evaluator`](Invariants::policy_evaluator) | `PolicyEvaluator` | finite logits, value in `[-1, 1]` |
 /// | [`color_flip_evaluator`](Invariants::color_flip_evaluator) | `ColorFlip`, `Evaluator` | equal values on flipped positions |
 /// | [`color_flip_searcher`](Invariants::color_flip_searcher) | `ColorFlip`, `Searcher` | equal search values on flipped positions |
+/// | [`plane_encoding`](Invariants::plane_encoding) | `PlaneEncoding` | [`PlaneEncoding`](Invariant::PlaneEncoding): planes of the stated shape, finite, repeatable; policy indices in range and distinct; symmetries start with the identity and fit the grid |
+/// | [`color_flip_encoding`](Invariants::color_flip_encoding) | `ColorFlip`, `PlaneEncoding` | [`EncodingFlip`](Invariant::EncodingFlip): a position and its flip have equal planes, a move and its flip equal policy indices |
+/// | [`encoding_symmetries`](Invariants::encoding_symmetries) | `PlaneEncoding`, and `Fn(&G, GridSymmetry) -> G` moving a position | [`EncodingSymmetry`](Invariant::EncodingSymmetry): the moved position has the moved planes and the moved policy indices |
 /// | [`expect_outcome`](Invariants::expect_outcome) | `Game` | a scripted game ends as stated (and each of its positions passes every check) |
 ///
 /// Zero-sum outcomes (rewards summing to zero) need no check: [`Outcome`]
@@ -877,6 +898,176 @@ impl<G: Game> Invariants<G> {
                     Invariant::SearcherFlip,
                     format!("search value {value}, flipped position's search value {flipped}"),
                 );
+            }
+            Ok(())
+        })
+    }
+
+    /// Checks [`PlaneEncoding`]: the planes have `plane_shape().len()`
+    /// values, all finite, and encoding twice gives the same planes (into
+    /// a buffer full of NaN, so a value left unwritten shows); the shape and
+    /// the encoding's name are the start position's; every legal move's
+    /// policy index is below `policy_len()` and distinct; the symmetries
+    /// start with the identity, transpose only square grids, and move the
+    /// policy indices by a permutation that the inverse symmetry undoes.
+    #[must_use]
+    pub fn plane_encoding(self) -> Self
+    where
+        G: PlaneEncoding,
+    {
+        let shape = self.start.plane_shape();
+        let name = self.start.encoding();
+        self.with_check(move |state, moves| {
+            if state.plane_shape() != shape || state.encoding() != name {
+                return fail(
+                    Invariant::PlaneEncoding,
+                    format!(
+                        "encoding {:?} of shape {}, but the start position's is {name:?} of shape {shape}",
+                        state.encoding(),
+                        state.plane_shape()
+                    ),
+                );
+            }
+            let planes = encoded(state);
+            if let Some(at) = planes.iter().position(|value| !value.is_finite()) {
+                return fail(
+                    Invariant::PlaneEncoding,
+                    format!("plane value {} at offset {at} of {shape} is not finite (or was never written)", planes[at]),
+                );
+            }
+            if encoded(state) != planes {
+                return fail(Invariant::PlaneEncoding, "encoding twice gives different planes");
+            }
+            let policy_len = state.policy_len();
+            let mut seen = HashSet::new();
+            for &mv in moves {
+                let index = state.policy_index(mv);
+                if index >= policy_len {
+                    return fail(
+                        Invariant::PlaneEncoding,
+                        format!("{mv:?} has policy index {index}, but the policy has {policy_len}"),
+                    );
+                }
+                if !seen.insert(index) {
+                    return fail(
+                        Invariant::PlaneEncoding,
+                        format!("two legal moves share policy index {index}"),
+                    );
+                }
+            }
+            let symmetries = state.symmetries();
+            if symmetries.first() != Some(&GridSymmetry::Identity) {
+                return fail(
+                    Invariant::PlaneEncoding,
+                    format!("symmetries {symmetries:?} do not start with the identity"),
+                );
+            }
+            for &symmetry in symmetries {
+                if symmetry.transposes() && shape.height != shape.width {
+                    return fail(
+                        Invariant::PlaneEncoding,
+                        format!("{symmetry:?} on planes of {shape}, which are not square"),
+                    );
+                }
+                let mut images = HashSet::new();
+                for index in 0..policy_len {
+                    let image = state.policy_symmetry(symmetry, index);
+                    let back = state.policy_symmetry(symmetry.inverse(), image);
+                    if image >= policy_len || back != index || !images.insert(image) {
+                        return fail(
+                            Invariant::PlaneEncoding,
+                            format!(
+                                "{symmetry:?} takes policy index {index} to {image}, which the inverse takes to {back}: not a permutation of 0..{policy_len}"
+                            ),
+                        );
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Checks that a position and its colour flip have the same planes
+    /// (the encoding sees the position from the player to move), and that
+    /// every legal move has the policy index of its flip in the flipped
+    /// position.
+    #[must_use]
+    pub fn color_flip_encoding(self) -> Self
+    where
+        G: PlaneEncoding + ColorFlip,
+    {
+        self.with_check(|state, moves| {
+            let flipped = state.color_flipped();
+            let planes = encoded(state);
+            let flipped_planes = encoded(&flipped);
+            if let Some(at) = (0..planes.len()).find(|&at| planes[at] != flipped_planes[at]) {
+                let shape = state.plane_shape();
+                let (channel, cell) = (at / shape.cells(), at % shape.cells());
+                return fail(
+                    Invariant::EncodingFlip,
+                    format!(
+                        "plane {channel}, cell {cell}: {} here, {} in the flipped position (planes must describe the position from the player to move)",
+                        planes[at], flipped_planes[at]
+                    ),
+                );
+            }
+            for &mv in moves {
+                let index = state.policy_index(mv);
+                let flipped_index = flipped.policy_index(G::flip_move(mv));
+                if index != flipped_index {
+                    return fail(
+                        Invariant::EncodingFlip,
+                        format!("{mv:?} has policy index {index}, its flip {flipped_index}"),
+                    );
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Checks the encoding's symmetries against the game: `transform(state,
+    /// symmetry)` is the position moved by `symmetry` (written by the test,
+    /// from the game's own symmetry code). For every symmetry of
+    /// [`PlaneEncoding::symmetries`], the moved position's planes are the
+    /// moved planes, and its legal moves' policy indices are exactly the
+    /// moved indices of this position's legal moves.
+    #[must_use]
+    pub fn encoding_symmetries<F>(self, transform: F) -> Self
+    where
+        G: PlaneEncoding,
+        F: Fn(&G, GridSymmetry) -> G + 'static,
+    {
+        self.with_check(move |state, moves| {
+            let shape = state.plane_shape();
+            let planes = encoded(state);
+            let mut moved = vec![0.0; shape.len()];
+            let mut moved_moves = Vec::new();
+            for &symmetry in state.symmetries() {
+                let image = transform(state, symmetry);
+                symmetry.transform_planes(shape, &planes, &mut moved);
+                if encoded(&image) != moved {
+                    return fail(
+                        Invariant::EncodingSymmetry,
+                        format!("{symmetry:?}: the moved position {image:?} has other planes than the moved planes"),
+                    );
+                }
+                let mut expected: Vec<usize> = moves
+                    .iter()
+                    .map(|&mv| state.policy_symmetry(symmetry, state.policy_index(mv)))
+                    .collect();
+                image.legal_moves(&mut moved_moves);
+                let mut found: Vec<usize> =
+                    moved_moves.iter().map(|&mv| image.policy_index(mv)).collect();
+                expected.sort_unstable();
+                found.sort_unstable();
+                if expected != found {
+                    return fail(
+                        Invariant::EncodingSymmetry,
+                        format!(
+                            "{symmetry:?}: moved policy indices {expected:?}, the moved position's {found:?}"
+                        ),
+                    );
+                }
             }
             Ok(())
         })

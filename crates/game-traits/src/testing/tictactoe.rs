@@ -4,7 +4,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::zobrist;
-use crate::{ActionSpace, ColorFlip, Evaluator, Game, Outcome, Player, PositionHash};
+use crate::{
+    ActionSpace, ColorFlip, Evaluator, Game, GridSymmetry, Outcome, PlaneEncoding, PlaneShape,
+    Player, PositionHash,
+};
 
 const LINES: [u16; 8] = [
     0b000_000_111,
@@ -174,6 +177,53 @@ impl ColorFlip for TicTacToe {
 
     fn flip_move(square: u8) -> u8 {
         square
+    }
+}
+
+/// Three 3x3 planes: the stones of the player to move, the opponent's
+/// stones, and a plane of ones. The board's eight symmetries keep the rules.
+impl PlaneEncoding for TicTacToe {
+    fn encoding(&self) -> String {
+        "tictactoe/v1".to_string()
+    }
+
+    fn plane_shape(&self) -> PlaneShape {
+        PlaneShape::new(3, 3, 3)
+    }
+
+    fn encode_planes(&self, planes: &mut [f32]) {
+        let mover = self.stones[self.to_move.index()];
+        let other = self.stones[self.to_move.opponent().index()];
+        for square in 0..9 {
+            planes[square] = f32::from(u8::from(mover & (1 << square) != 0));
+            planes[9 + square] = f32::from(u8::from(other & (1 << square) != 0));
+            planes[18 + square] = 1.0;
+        }
+    }
+
+    fn symmetries(&self) -> &'static [GridSymmetry] {
+        &GridSymmetry::ALL
+    }
+}
+
+impl TicTacToe {
+    /// The position with every stone moved by `symmetry` (square `s` is
+    /// cell `s` of the 3x3 grid, row by row).
+    #[must_use]
+    pub fn symmetric(&self, symmetry: GridSymmetry) -> TicTacToe {
+        let mut stones = [0u16; 2];
+        for (moved, &original) in stones.iter_mut().zip(&self.stones) {
+            for square in 0..9 {
+                if original & (1 << square) != 0 {
+                    *moved |= 1 << symmetry.apply_cell(square, 3, 3);
+                }
+            }
+        }
+        TicTacToe {
+            stones,
+            to_move: self.to_move,
+            hash: TicTacToe::hash_from_scratch(stones, self.to_move),
+        }
     }
 }
 
