@@ -55,6 +55,8 @@ struct Cli {
 }
 
 fn main() {
+    // Networks (`net=` settings) run fastest in the tuned environment.
+    cli::tune_environment();
     let args: Cli = cli::parse();
     let mut engine = Engine::new(args.engine, args.solve, args.seed)
         .unwrap_or_else(|error| cli::usage_error::<Cli>(error));

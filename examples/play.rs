@@ -52,6 +52,8 @@ fn game_names() -> clap::builder::PossibleValuesParser {
 }
 
 fn main() {
+    // Networks (`net=` settings) run fastest in the tuned environment.
+    cli::tune_environment();
     let args: Cli = cli::parse();
     let save = args
         .save

@@ -165,6 +165,8 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
 }
 
 fn main() {
+    // Networks (`net=` settings) run fastest in the tuned environment.
+    cli::tune_environment();
     let cli: Cli = cli::parse();
     let result = match cli.command {
         Some(Command::Merge { files, out, svg }) => run_merge(&files, out, svg),

@@ -10,7 +10,10 @@ use game_traits::{OutcomeEvaluator, Player, PositionHash, UniformPlayout, Unifor
 use gomoku::{Focused, FocusedPlayout, Gomoku, PatternEvaluator, PatternPolicy, ThreatPlayout};
 use jungle::{Jungle, JungleEvaluator, JunglePlayout};
 
-use crate::registry::{BoxedSearcher, InputError, RegistryGame, SearcherSpec, othello_solver};
+use crate::registry::{
+    BoxedSearcher, InputError, NetKnowledge, RegistryError, RegistryGame, SearcherSpec,
+    load_network, othello_solver,
+};
 
 /// A cell of a drawn board: the content, bracketed when it is the last
 /// move's square.
@@ -65,6 +68,10 @@ impl RegistryGame for Board {
 
     fn policy() -> HeuristicPolicy {
         HeuristicPolicy::default()
+    }
+
+    fn load_net(path: &str) -> Result<std::sync::Arc<dyn NetKnowledge<Self>>, RegistryError> {
+        load_network::<Self>(path)
     }
 
     fn max_plies() -> usize {
@@ -167,6 +174,10 @@ impl RegistryGame for Jungle {
         UniformPrior(JungleEvaluator::default())
     }
 
+    fn load_net(path: &str) -> Result<std::sync::Arc<dyn NetKnowledge<Self>>, RegistryError> {
+        load_network::<Self>(path)
+    }
+
     fn max_plies() -> usize {
         // The standard rules draw after 100 plies without a capture and on
         // repetition; this only bounds a game that keeps capturing.
@@ -253,6 +264,10 @@ impl RegistryGame for TicTacToe {
 
     fn policy() -> UniformPrior<TicTacToeHeuristic> {
         UniformPrior(TicTacToeHeuristic)
+    }
+
+    fn load_net(path: &str) -> Result<std::sync::Arc<dyn NetKnowledge<Self>>, RegistryError> {
+        load_network::<Self>(path)
     }
 
     fn max_plies() -> usize {
@@ -417,6 +432,10 @@ impl RegistryGame for Focused {
 
     fn policy() -> PatternPolicy {
         PatternPolicy::default()
+    }
+
+    fn load_net(path: &str) -> Result<std::sync::Arc<dyn NetKnowledge<Self>>, RegistryError> {
+        load_network::<Self>(path)
     }
 
     fn max_plies() -> usize {

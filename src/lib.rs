@@ -12,6 +12,9 @@
 //!   [`chart`]: the SVG chart of a sweep.
 //! * [`play`]: a person against a searcher in the terminal.
 //! * [`nboard`]: the NBoard protocol, for Othello GUIs.
+//! * [`training`]: a network trained by self-play for a game of the
+//!   registry (the `train` example), which then plays as
+//!   `gumbel:net=PATH`, `puct:net=PATH` or `alphabeta:net=PATH`.
 //!
 //! The examples are the programs: `cargo run --release --example
 //! tournament` (the main command), `play`, `nboard`, and one per published
@@ -25,3 +28,4 @@ pub mod play;
 pub mod registry;
 pub mod stats;
 pub mod tournament;
+pub mod training;

@@ -60,13 +60,14 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bitboard_othello::{Board, SolveMode, Solver};
 use game_traits::testing::{MinimaxSearcher, Nim, TicTacToe};
 use game_traits::{
-    ActionSpace, Evaluator, GreedySearcher, LimitKind, Limits, Playout, PolicyEvaluator,
-    RandomSearcher, Searcher,
+    ActionSpace, Evaluator, Game, GreedySearcher, LimitKind, Limits, PlaneEncoding, Playout,
+    PolicyEvaluator, RandomSearcher, Searcher,
 };
 use gomoku::Focused;
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
@@ -153,6 +154,14 @@ pub enum RegistryError {
         /// The names that exist.
         known: String,
     },
+    /// A network file that could not be used.
+    #[error("network {path:?}: {reason}")]
+    Network {
+        /// The file given.
+        path: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
     /// A move or position that could not be read.
     #[error("{0}")]
     Input(#[from] InputError),
@@ -205,6 +214,8 @@ pub enum ValueKind {
     Switch,
     /// One of the listed words.
     Choice(&'static [&'static str]),
+    /// A file's path (any text without `,`).
+    Path,
 }
 
 impl ValueKind {
@@ -214,6 +225,7 @@ impl ValueKind {
             ValueKind::Number => "a finite number".to_string(),
             ValueKind::Switch => "true or false".to_string(),
             ValueKind::Choice(words) => format!("one of {}", words.join(", ")),
+            ValueKind::Path => "a file's path".to_string(),
         }
     }
 
@@ -239,6 +251,7 @@ impl ValueKind {
                 .iter()
                 .find(|word| word.eq_ignore_ascii_case(text))
                 .map(|word| Value::Choice(word)),
+            ValueKind::Path => (!text.is_empty()).then_some(Value::Path),
         }
     }
 }
@@ -254,6 +267,8 @@ pub enum Value {
     Switch(bool),
     /// One word of a [`ValueKind::Choice`].
     Choice(&'static str),
+    /// A path, as given (read it with [`SearcherSpec::text`]).
+    Path,
 }
 
 /// One setting a searcher accepts.
@@ -284,6 +299,14 @@ pub struct SearcherInfo {
 }
 
 const PLAYOUTS: ValueKind = ValueKind::Choice(&["random", "heuristic"]);
+
+/// The `net` key of the searchers that take a trained network.
+const NET_KEY: KeyInfo = KeyInfo {
+    key: "net",
+    kind: ValueKind::Path,
+    default: "",
+    help: "a network file trained by the self-play crate (the train example) instead of the game's hand-written knowledge",
+};
 const PARALLELISM: ValueKind = ValueKind::Choice(&["root", "tree"]);
 
 /// The budget keys every searcher takes.
@@ -442,6 +465,7 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 default: "0.1",
                 help: "completed-Q c_scale",
             },
+            NET_KEY,
         ],
         default_budget: "iters=64",
     },
@@ -467,6 +491,7 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 default: "true",
                 help: "keep the subtree of the moves played",
             },
+            NET_KEY,
         ],
         default_budget: "iters=64",
     },
@@ -486,6 +511,7 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 default: "1",
                 help: "the least depth left at which nodes use the table (2 suits Othello)",
             },
+            NET_KEY,
         ],
         default_budget: "depth=5",
     },
@@ -593,6 +619,14 @@ impl SearcherSpec {
             .collect();
         parts.push(format!("{key}={value}"));
         format!("{}:{}", self.name(), parts.join(",")).parse()
+    }
+
+    /// The text given for `key`, if it was written (paths).
+    pub fn text(&self, key: &str) -> Option<&str> {
+        self.given
+            .iter()
+            .find(|(given, _)| *given == key)
+            .map(|(_, text)| text.as_str())
     }
 
     fn number(&self, key: &str) -> Option<f64> {
@@ -822,12 +856,50 @@ pub trait RegistryGame: ActionSpace {
     /// notation.
     fn record(start: &Self, moves: &[Self::Move]) -> String;
 
+    /// The network saved at `path` as the knowledge of a searcher
+    /// (`gumbel:net=PATH`). The default refuses: the game has no plane
+    /// encoding. Games with one load it with [`load_network`].
+    ///
+    /// # Errors
+    ///
+    /// [`RegistryError::Network`] if the game has no encoding or the file
+    /// is not a network for it.
+    fn load_net(path: &str) -> Result<Arc<dyn NetKnowledge<Self>>, RegistryError> {
+        Err(RegistryError::Network {
+            path: path.to_string(),
+            reason: format!("{} has no plane encoding to run a network on", Self::NAME),
+        })
+    }
+
     /// Searchers only this game has (Othello's endgame `solver`); `None`
     /// if `spec` names none.
     fn own_searcher(spec: &SearcherSpec) -> Option<BoxedSearcher<Self>> {
         let _ = spec;
         None
     }
+}
+
+/// What a network gives a searcher: values and policies.
+pub trait NetKnowledge<G: Game>: Evaluator<G> + PolicyEvaluator<G> {}
+
+impl<G: Game, K: Evaluator<G> + PolicyEvaluator<G>> NetKnowledge<G> for K {}
+
+/// The network saved at `path`, for the games encoded as `G::start()` is:
+/// what [`RegistryGame::load_net`] returns for games with a plane encoding.
+///
+/// # Errors
+///
+/// [`RegistryError::Network`] with the file's problem (missing, truncated,
+/// another game's, corrupt).
+pub fn load_network<G: RegistryGame + PlaneEncoding>(
+    path: &str,
+) -> Result<Arc<dyn NetKnowledge<G>>, RegistryError> {
+    let network =
+        self_play::Network::load(path, &G::start()).map_err(|error| RegistryError::Network {
+            path: path.to_string(),
+            reason: error.to_string(),
+        })?;
+    Ok(Arc::new(network))
 }
 
 /// Reads a move and checks that it is legal in `state`.
@@ -890,8 +962,14 @@ pub fn build_searcher<G: RegistryGame>(
                 .with_max_considered_actions(spec.integer("k").unwrap_or(16) as usize)
                 .with_gumbel_scale(spec.number("scale").unwrap_or(0.0))
                 .with_completed_q(completed_q);
-            let searcher = GumbelAz::new(G::policy(), config).map_err(|e| spec.config_error(e))?;
-            Ok(Box::new(searcher))
+            match spec.text("net") {
+                Some(path) => Ok(Box::new(
+                    GumbelAz::new(G::load_net(path)?, config).map_err(|e| spec.config_error(e))?,
+                )),
+                None => Ok(Box::new(
+                    GumbelAz::new(G::policy(), config).map_err(|e| spec.config_error(e))?,
+                )),
+            }
         }
         "puct" => {
             let first_play = match spec.choice("fpu") {
@@ -903,8 +981,14 @@ pub fn build_searcher<G: RegistryGame>(
                 .with_c_puct(spec.number("c").unwrap_or(1.25))
                 .with_first_play(first_play)
                 .with_reuse_tree(spec.switch("reuse").unwrap_or(true));
-            let searcher = Puct::new(G::policy(), config).map_err(|e| spec.config_error(e))?;
-            Ok(Box::new(searcher))
+            match spec.text("net") {
+                Some(path) => Ok(Box::new(
+                    Puct::new(G::load_net(path)?, config).map_err(|e| spec.config_error(e))?,
+                )),
+                None => Ok(Box::new(
+                    Puct::new(G::policy(), config).map_err(|e| spec.config_error(e))?,
+                )),
+            }
         }
         "alphabeta" => {
             let table_from = spec
@@ -913,14 +997,10 @@ pub fn build_searcher<G: RegistryGame>(
             let config = AlphaBetaConfig::default()
                 .with_threads(spec.integer("threads").unwrap_or(1) as usize)
                 .with_table_from_depth(table_from);
-            let mut searcher = AlphaBeta::without_hash(G::evaluator());
-            if let Some(hash) = G::HASH {
-                searcher = searcher.with_hash(hash);
+            match spec.text("net") {
+                Some(path) => alpha_beta::<G, _>(spec, G::load_net(path)?, config),
+                None => alpha_beta::<G, _>(spec, G::evaluator(), config),
             }
-            let searcher = searcher
-                .with_config(config)
-                .map_err(|e| spec.config_error(e))?;
-            Ok(Box::new(searcher))
         }
         "minimax" => Ok(Box::new(MinimaxSearcher::with_evaluator(G::evaluator()))),
         "greedy" => Ok(Box::new(GreedySearcher::new(G::evaluator()))),
@@ -931,6 +1011,21 @@ pub fn build_searcher<G: RegistryGame>(
             reason: "it is specific to another game".to_string(),
         }),
     }
+}
+
+fn alpha_beta<G: RegistryGame, E: Evaluator<G> + 'static>(
+    spec: &SearcherSpec,
+    evaluator: E,
+    config: AlphaBetaConfig,
+) -> Result<BoxedSearcher<G>, RegistryError> {
+    let mut searcher = AlphaBeta::without_hash(evaluator);
+    if let Some(hash) = G::HASH {
+        searcher = searcher.with_hash(hash);
+    }
+    let searcher = searcher
+        .with_config(config)
+        .map_err(|e| spec.config_error(e))?;
+    Ok(Box::new(searcher))
 }
 
 fn mcts<G: RegistryGame, T: TreePolicy<G> + 'static>(
@@ -1158,6 +1253,39 @@ mod tests {
         let spec: SearcherSpec = "minimax:depth=2".parse().unwrap();
         let searcher = build_searcher::<TicTacToe>(&spec, 1).unwrap();
         assert!(ignored_budget(&spec, searcher.as_ref()).is_empty());
+    }
+
+    #[test]
+    fn a_network_file_is_the_knowledge_of_gumbel_puct_and_alpha_beta() {
+        let dir = std::env::temp_dir().join(format!("registry-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("tictactoe.safetensors");
+        let network: self_play::Network<TicTacToe> =
+            self_play::Network::new(&TicTacToe::new(), self_play::Architecture::mlp([16]), 1)
+                .unwrap();
+        network.save(&path).unwrap();
+        let start = TicTacToe::new();
+        for name in ["gumbel:sims=16", "puct:sims=16", "alphabeta:depth=2"] {
+            let spec: SearcherSpec = format!("{name},net={}", path.display()).parse().unwrap();
+            assert_eq!(spec.text("net"), Some(path.to_str().unwrap()));
+            let mut searcher = build_searcher::<TicTacToe>(&spec, 0).unwrap();
+            let report = searcher.search(&start, &spec.limits());
+            assert!(report.best.is_some_and(|mv| start.is_legal(mv)), "{name}");
+        }
+        // A missing file, another game's network, a game without planes.
+        let missing: SearcherSpec = "gumbel:net=/no/such/file".parse().unwrap();
+        let error = build_searcher::<TicTacToe>(&missing, 0).err().unwrap();
+        assert!(matches!(error, RegistryError::Network { .. }), "{error}");
+        let spec: SearcherSpec = format!("gumbel:net={}", path.display()).parse().unwrap();
+        let error = build_searcher::<Board>(&spec, 0).err().unwrap();
+        assert!(error.to_string().contains("tictactoe/v1"), "{error}");
+        let error = build_searcher::<Nim>(&spec, 0).err().unwrap();
+        assert!(error.to_string().contains("no plane encoding"), "{error}");
+        assert!(matches!(
+            "gumbel:net=".parse::<SearcherSpec>(),
+            Err(RegistryError::BadValue { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     struct Names;

@@ -31,3 +31,12 @@ fn fail<P: CommandFactory>(error: clap::Error) -> ! {
     }
     std::process::exit(2);
 }
+
+/// Restarts the process in the environment that makes networks fast on
+/// the CPU (see `self_play::tune_environment`), once.
+#[allow(dead_code)] // the examples without networks do not call it
+pub(crate) fn tune_environment() {
+    if let Err(error) = self_play::tune_environment() {
+        eprintln!("note: running without the tuned environment ({error})");
+    }
+}
