@@ -240,7 +240,12 @@ fn bad_arguments_are_refused() {
         (&["--resume"], "run.json"),
         (&["--lr", "100"], "learning_rate"),
     ] {
-        let output = train(&scratch("bad-run"), args).output().expect("runs");
+        let output = Command::new(example("train"))
+            .args(["--game", "tictactoe", "--minutes", "0", "--dir"])
+            .arg(scratch("bad-run"))
+            .args(args)
+            .output()
+            .expect("runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(stderr.contains(reason), "{args:?}: {stderr}");

@@ -6,10 +6,10 @@ use crate::{Board, Symmetry};
 
 /// Four 8x8 planes, from the point of view of the player to move: its
 /// discs, the opponent's discs, its legal moves, and a plane of ones (so
-/// that a convolution tells the edge from an empty square). Cell `8 * row
-/// + col` is square `8 * row + col` (`a1` top left), and the policy is the
-/// action space: the 64 squares, then the pass at 64. The rules keep all
-/// eight symmetries of the board.
+/// that a convolution tells the edge from an empty square). Cell
+/// `8 * row + col` is square `8 * row + col` (`a1` top left), and the
+/// policy is the action space: the 64 squares, then the pass at 64. The
+/// rules keep all eight symmetries of the board.
 ///
 /// ```
 /// use bitboard_othello::Board;

@@ -15,9 +15,12 @@ fn network<G: game_traits::PlaneEncoding>(start: &G) -> Network<G> {
     Network::new(start, Architecture::residual(4, 1, 8), 9).unwrap()
 }
 
+/// Builds a fresh searcher.
+type Make<G> = Box<dyn Fn() -> Box<dyn Searcher<G> + Send>>;
+
 fn searchers<G: game_traits::PlaneEncoding + game_traits::PositionHash>(
     start: &G,
-) -> Vec<(&'static str, Box<dyn Fn() -> Box<dyn Searcher<G> + Send>>)> {
+) -> Vec<(&'static str, Make<G>)> {
     let net = network(start);
     let (a, b, c, d, e) = (net.clone(), net.clone(), net.clone(), net.clone(), net);
     vec![
