@@ -9,23 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// The example binary `name`, built by `cargo test`.
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>");
-    let path = profile_dir
-        .join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "{} is missing: run the tests with `cargo test` (which builds the examples) or `cargo build --examples` first",
-        path.display()
-    );
-    path
-}
+mod common;
+use common::example;
 
 fn run(name: &str, args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(example(name))

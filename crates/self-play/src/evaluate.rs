@@ -3,7 +3,7 @@
 //! [`PolicyEvaluator::evaluate_many`], [`BatchEvaluator`](game_traits::BatchEvaluator)
 //! with whole batches in one forward pass.
 
-use game_traits::{Batch, Evaluator, PlaneEncoding, PolicyEvaluator};
+use game_traits::{Batch, Evaluator, Game, PlaneEncoding, PolicyEvaluator};
 
 use crate::Network;
 
@@ -52,16 +52,27 @@ impl<G: PlaneEncoding> Network<G> {
     }
 }
 
+/// `state` rated as a batch of one by `fill`: what a batch evaluator's
+/// [`PolicyEvaluator::evaluate`] does.
+pub(crate) fn evaluate_alone<G: Game>(
+    state: &G,
+    moves: &[G::Move],
+    logits: &mut [f32],
+    fill: impl FnOnce(&mut Batch<G>),
+) -> f32 {
+    let mut batch = Batch::new();
+    batch.push(state, moves);
+    fill(&mut batch);
+    logits.copy_from_slice(batch.logits(0));
+    batch.value(0)
+}
+
 /// One position at a time is a batch of one; prefer a searcher that
 /// batches (Gumbel and PUCT with `batch_size`, MCTS with
 /// `with_batch_evaluator`, self-play with `search_together`).
 impl<G: PlaneEncoding> PolicyEvaluator<G> for Network<G> {
     fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
-        let mut batch = Batch::new();
-        batch.push(state, moves);
-        self.fill(&mut batch);
-        logits.copy_from_slice(batch.logits(0));
-        batch.value(0)
+        evaluate_alone(state, moves, logits, |batch| self.fill(batch))
     }
 
     fn evaluate_many(&self, batch: &mut Batch<G>) {

@@ -414,11 +414,7 @@ struct Counting<'a, E: ?Sized> {
 /// that passes batches through.
 impl<G: Game, E: BatchEvaluator<G> + ?Sized> PolicyEvaluator<G> for Counting<'_, E> {
     fn evaluate(&self, state: &G, moves: &[G::Move], logits: &mut [f32]) -> f32 {
-        let mut batch = Batch::new();
-        batch.push(state, moves);
-        self.evaluate_many(&mut batch);
-        logits.copy_from_slice(batch.logits(0));
-        batch.value(0)
+        crate::evaluate::evaluate_alone(state, moves, logits, |batch| self.evaluate_many(batch))
     }
 
     fn evaluate_many(&self, batch: &mut Batch<G>) {

@@ -4,11 +4,19 @@
 
 use bitboard_othello::Board;
 use game_traits::testing::{Invariants, TicTacToe};
-use game_traits::{
-    ActionSpace, Batch, BatchEvaluator, ColorFlip, Evaluator, Game, Outcome, PlaneEncoding,
-    PlaneShape, Player, PolicyEvaluator,
-};
+use game_traits::{Batch, BatchEvaluator, ColorFlip, Evaluator, Game, PlaneShape, PolicyEvaluator};
 use self_play::{Architecture, NetError, Network};
+
+mod common;
+
+/// Tic-tac-toe whose encoding grows a plane under the same name.
+type Wider = common::Recoded<{ common::WIDER }>;
+
+impl Wider {
+    fn new() -> Self {
+        common::Recoded(TicTacToe::new())
+    }
+}
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("self-play-net-{name}-{}", std::process::id()));
@@ -179,52 +187,6 @@ fn bad_files_get_typed_errors() {
     assert!(matches!(load(&[]), Err(NetError::Format { .. })));
 }
 
-/// Tic-tac-toe whose encoding keeps its name but grows a plane: a network
-/// of the old shape must refuse it.
-#[derive(Clone, Debug)]
-struct Wider(TicTacToe);
-
-impl Game for Wider {
-    type Move = u8;
-    fn to_move(&self) -> Player {
-        self.0.to_move()
-    }
-    fn legal_moves(&self, out: &mut Vec<u8>) {
-        self.0.legal_moves(out);
-    }
-    fn play(&mut self, mv: u8) {
-        self.0.play(mv);
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome()
-    }
-}
-
-impl ActionSpace for Wider {
-    fn num_actions(&self) -> usize {
-        9
-    }
-    fn action_index(&self, mv: u8) -> usize {
-        usize::from(mv)
-    }
-    fn action(&self, index: usize) -> Option<u8> {
-        self.0.action(index)
-    }
-}
-
-impl PlaneEncoding for Wider {
-    fn encoding(&self) -> String {
-        self.0.encoding()
-    }
-    fn plane_shape(&self) -> PlaneShape {
-        PlaneShape::new(4, 3, 3)
-    }
-    fn encode_planes(&self, planes: &mut [f32]) {
-        planes.fill(0.0);
-        self.0.encode_planes(&mut planes[..27]);
-    }
-}
-
 #[test]
 fn a_network_of_another_shape_is_refused() {
     let dir = scratch("shape");
@@ -232,13 +194,12 @@ fn a_network_of_another_shape_is_refused() {
         Network::new(&TicTacToe::new(), Architecture::mlp([8]), 1).unwrap();
     let path = dir.join("net.safetensors");
     network.save(&path).unwrap();
-    let error = Network::load(&path, &Wider(TicTacToe::new())).unwrap_err();
+    let error = Network::load(&path, &Wider::new()).unwrap_err();
     assert!(matches!(error, NetError::WrongShape { .. }), "{error}");
     // Positions of another shape in a batch get neutral answers, not a
     // panic.
-    let wide: Network<Wider> =
-        Network::new(&Wider(TicTacToe::new()), Architecture::mlp([8]), 1).unwrap();
-    let _ = wide.value(&Wider(TicTacToe::new()));
+    let wide: Network<Wider> = Network::new(&Wider::new(), Architecture::mlp([8]), 1).unwrap();
+    let _ = wide.value(&Wider::new());
     let flipped = TicTacToe::new().color_flipped();
     assert_eq!(network.value(&flipped), network.value(&TicTacToe::new()));
 }

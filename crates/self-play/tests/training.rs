@@ -2,12 +2,14 @@
 //! exactly, checkpoints resume, and a non-finite loss stops training with
 //! the last good checkpoint kept.
 
+use game_traits::Evaluator;
 use game_traits::testing::TicTacToe;
-use game_traits::{ActionSpace, Evaluator, Game, Outcome, PlaneEncoding, PlaneShape, Player};
 use self_play::{
     Architecture, Event, Losses, Network, Run, RunConfig, TrainConfig, TrainError, Trainer,
     TrainingBatch,
 };
+
+mod common;
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("self-play-train-{name}-{}", std::process::id()));
@@ -161,58 +163,14 @@ fn a_non_finite_loss_stops_training_and_leaves_the_weights() {
     assert_eq!(before.value(&start), after.value(&start));
 }
 
-/// Tic-tac-toe whose planes are 1e30 where they should be 1: finite, so
-/// the shards take them, but the gradient overflows.
-#[derive(Clone, Debug)]
-struct Loud(TicTacToe);
-
-impl Game for Loud {
-    type Move = u8;
-    fn to_move(&self) -> Player {
-        self.0.to_move()
-    }
-    fn legal_moves(&self, out: &mut Vec<u8>) {
-        self.0.legal_moves(out);
-    }
-    fn play(&mut self, mv: u8) {
-        self.0.play(mv);
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome()
-    }
-}
-
-impl ActionSpace for Loud {
-    fn num_actions(&self) -> usize {
-        9
-    }
-    fn action_index(&self, mv: u8) -> usize {
-        usize::from(mv)
-    }
-    fn action(&self, index: usize) -> Option<u8> {
-        self.0.action(index)
-    }
-}
-
-impl PlaneEncoding for Loud {
-    fn encoding(&self) -> String {
-        "loud-tictactoe/v1".to_string()
-    }
-    fn plane_shape(&self) -> PlaneShape {
-        self.0.plane_shape()
-    }
-    fn encode_planes(&self, planes: &mut [f32]) {
-        self.0.encode_planes(planes);
-        for value in planes {
-            *value *= 1e30;
-        }
-    }
-}
+/// Tic-tac-toe whose planes are 1e30 where they should be 1.
+type Loud = common::Recoded<{ common::LOUD }>;
 
 #[test]
 fn a_run_whose_loss_diverges_stops_and_names_its_last_good_checkpoint() {
     let dir = scratch("diverge");
-    let mut run = Run::create(&dir, Loud(TicTacToe::new()), quick_config()).unwrap();
+    let mut run: Run<Loud> =
+        Run::create(&dir, common::Recoded(TicTacToe::new()), quick_config()).unwrap();
     run.self_play_round().unwrap();
     let error = run.train_step().unwrap_err();
     let TrainError::NonFiniteLoss { last_good, .. } = &error else {
@@ -221,9 +179,9 @@ fn a_run_whose_loss_diverges_stops_and_names_its_last_good_checkpoint() {
     assert!(last_good.ends_with("step-00000000.safetensors"), "{error}");
     assert!(error.to_string().contains("not finite"), "{error}");
     // The checkpoint named is whole, and the network is unchanged.
-    let kept = Network::load(last_good, &Loud(TicTacToe::new())).unwrap();
+    let kept = Network::load(last_good, &common::Recoded(TicTacToe::new())).unwrap();
     let current: Network<Loud> = run.trainer().network().unwrap();
-    let position = Loud(TicTacToe::from_moves(&[4]).unwrap());
+    let position = common::Recoded(TicTacToe::from_moves(&[4]).unwrap());
     assert_eq!(kept.value(&position), current.value(&position));
     let _ = std::fs::remove_dir_all(&dir);
 }
