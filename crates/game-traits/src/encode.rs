@@ -216,7 +216,7 @@ impl GridSymmetry {
 /// ```
 /// use game_traits::{ActionSpace, Game, Outcome, PlaneEncoding, PlaneShape, Player};
 ///
-/// #[derive(Clone, Debug, Default)]
+/// #[derive(Clone, Debug)]
 /// struct Row { cells: [Option<Player>; 4], to_move: Player }
 ///
 /// impl Game for Row {
@@ -257,7 +257,7 @@ impl GridSymmetry {
 ///     }
 /// }
 ///
-/// let mut row = Row::default();
+/// let mut row = Row { cells: [None; 4], to_move: Player::First };
 /// row.play(2);
 /// let mut planes = vec![0.0; row.plane_shape().len()];
 /// row.encode_planes(&mut planes);

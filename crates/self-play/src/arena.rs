@@ -157,7 +157,12 @@ pub fn network_player<G: PlaneEncoding>(
 }
 
 /// The result of one evaluation match.
+///
+/// The Elo fields are written for readers of the log; a clean sweep has an
+/// infinite estimate, which JSON writes as `null`, so reading rebuilds them
+/// from the tally instead of trusting the file.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "MatchRecord")]
 pub struct MatchResult {
     /// The opponent's name.
     pub opponent: String,
@@ -175,6 +180,26 @@ pub struct MatchResult {
     pub elo_low: f64,
     /// ... and upper end.
     pub elo_high: f64,
+}
+
+/// What a log line must hold of a match: the rest follows from the tally.
+#[derive(serde::Deserialize)]
+struct MatchRecord {
+    opponent: String,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl From<MatchRecord> for MatchResult {
+    fn from(record: MatchRecord) -> MatchResult {
+        let tally = Tally {
+            wins: record.wins,
+            draws: record.draws,
+            losses: record.losses,
+        };
+        MatchResult::new(&record.opponent, &tally)
+    }
 }
 
 impl MatchResult {
@@ -232,4 +257,30 @@ pub fn play_match<G: PlaneEncoding>(
     )
     .map_err(|error| TrainError::Match(error.to_string()))?;
     Ok(MatchResult::new(&opponent.name, &series.tally))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clean_sweep_reads_back_from_its_log_line() {
+        let tally = Tally {
+            wins: 20,
+            draws: 0,
+            losses: 0,
+        };
+        let sweep = MatchResult::new("best", &tally);
+        assert!(sweep.elo.is_infinite() && sweep.elo_high.is_infinite());
+        let line = serde_json::to_string(&sweep).unwrap();
+        assert!(line.contains("\"elo\":null"), "{line}");
+        let read: MatchResult = serde_json::from_str(&line).unwrap();
+        assert_eq!(read, sweep);
+        let lost: MatchResult = serde_json::from_str(
+            r#"{"opponent":"x","wins":0,"draws":0,"losses":5,"score":0.0,"elo":null}"#,
+        )
+        .unwrap();
+        assert_eq!(lost.elo, f64::NEG_INFINITY);
+        assert_eq!(lost.tally().losses, 5);
+    }
 }
