@@ -185,7 +185,7 @@ fn main() {
 fn list() {
     println!("Searchers (name[:key=value,...]); every one also takes the budget keys:");
     for key in BUDGET_KEYS {
-        println!("    {:<9} {}", key.key, key.help);
+        println!("    {:<10} {}", key.key, key.help);
     }
     for info in SEARCHERS {
         let budget = if info.default_budget.is_empty() {
@@ -200,7 +200,7 @@ fn list() {
             } else {
                 format!(" [default {}]", key.default)
             };
-            println!("    {:<9} {}{default}", key.key, key.help);
+            println!("    {:<10} {}{default}", key.key, key.help);
         }
     }
     println!("\nGames (--game):");

@@ -300,20 +300,31 @@ fn a_sweep_draws_its_chart() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The `play` example on `game` against `engine`, its record saved to
+/// `record`, fed `script`.
+fn play(game: &str, engine: &str, record: &Path, script: &str) -> Output {
+    run(
+        "play",
+        &[
+            "--game",
+            game,
+            "--engine",
+            engine,
+            "--save",
+            record.to_str().expect("UTF-8"),
+        ],
+        script,
+    )
+}
+
 #[test]
 fn play_answers_bad_moves_and_saves_the_record() {
     let dir = scratch("play");
     let record = dir.join("record.txt");
-    let output = run(
-        "play",
-        &[
-            "--game",
-            "othello",
-            "--engine",
-            "uct:iters=200",
-            "--save",
-            record.to_str().expect("UTF-8"),
-        ],
+    let output = play(
+        "othello",
+        "uct:iters=200",
+        &record,
         "z9\na1\nf5\nhint\nundo\nf5\nquit\n",
     );
     let stdout = text(&output.stdout);
@@ -328,16 +339,10 @@ fn play_answers_bad_moves_and_saves_the_record() {
     assert_eq!(saved.trim().len(), 4, "f5 and the engine's reply: {saved}");
     // A whole tic-tac-toe game against perfect play, and the end of input.
     let record = dir.join("ttt.txt");
-    let output = run(
-        "play",
-        &[
-            "--game",
-            "tictactoe",
-            "--engine",
-            "minimax:depth=9",
-            "--save",
-            record.to_str().expect("UTF-8"),
-        ],
+    let output = play(
+        "tictactoe",
+        "minimax:depth=9",
+        &record,
         "4\n0\n1\n2\n3\n5\n6\n7\n8\n",
     );
     assert!(output.status.success());
@@ -424,4 +429,73 @@ fn jungle_pimc_prints_its_settings_and_table() {
         .unwrap_or_else(|| panic!("no result row in {stdout}"));
     let games: u32 = row.split('|').nth(3).unwrap().trim().parse().unwrap();
     assert_eq!(games, 2, "{row}");
+}
+
+/// The network shipped in `nets/` as an engine of `play` and `nboard`.
+fn shipped_net_engine() -> String {
+    let net = Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/othello.safetensors");
+    format!("gumbel:sims=16,net={}", net.display())
+}
+
+#[test]
+fn the_shipped_network_plays_in_play_and_nboard() {
+    let engine = shipped_net_engine();
+    let dir = scratch("shipped-net");
+    let record = dir.join("record.txt");
+    let output = play("othello", &engine, &record, "f5\nhint\nquit\n");
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.contains("gumbel plays"), "{stdout}");
+    assert!(stdout.contains("principal variation"), "{stdout}");
+    let saved = std::fs::read_to_string(&record).expect("the record");
+    assert_eq!(saved.trim().len(), 4, "f5 and the network's reply: {saved}");
+
+    let script = "nboard 2\n\
+        set game (;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)\n\
+        go\n\
+        hint 2\n\
+        quit\n";
+    let output = run("nboard", &["--engine", &engine], script);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let first_moves = ["D3", "C4", "F5", "E6"];
+    let played = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("=== "))
+        .unwrap_or_else(|| panic!("no move in {stdout}"));
+    assert!(
+        first_moves.iter().any(|mv| played.starts_with(mv)),
+        "{stdout}"
+    );
+    let hints = stdout
+        .lines()
+        .filter(|line| line.starts_with("search "))
+        .count();
+    assert_eq!(hints, 2, "{stdout}");
+
+    // The registry lists the key, and a missing file is refused by name.
+    let list = run("tournament", &["--list"], "");
+    assert!(
+        text(&list.stdout).contains("net "),
+        "{}",
+        text(&list.stdout)
+    );
+    let missing = dir.join("missing.safetensors");
+    let output = run(
+        "play",
+        &[
+            "--game",
+            "othello",
+            "--engine",
+            &format!("gumbel:net={}", missing.display()),
+        ],
+        "quit\n",
+    );
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("missing.safetensors"),
+        "{}",
+        text(&output.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -95,7 +95,7 @@ fn training(c: &mut Criterion) {
     let samples: Vec<Sample> = boards
         .iter()
         .map(|board| {
-            let mut planes = vec![0.0; 256];
+            let mut planes = vec![0.0; board.plane_shape().len()];
             board.encode_planes(&mut planes);
             let mut moves = Vec::new();
             board.legal_moves(&mut moves);

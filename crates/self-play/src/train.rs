@@ -277,7 +277,7 @@ impl Trainer {
             self.spec.clone(),
             tensors,
             &self.device,
-        ))
+        )?)
     }
 
     fn inputs(&self, batch: &TrainingBatch) -> candle_core::Result<(Tensor, Tensor, Tensor)> {
