@@ -12,7 +12,7 @@
 use bitboard_othello::eval::CORNERS;
 use bitboard_othello::{Board, HeuristicEvaluator};
 use clap::Parser;
-use game_search::stats::elo_estimate;
+use game_arena::stats::elo_estimate;
 use game_traits::testing::MinimaxSearcher;
 use game_traits::{
     Evaluator, GreedySearcher, Limits, Searcher, SeriesOptions, Tally, UniformPrior, play_series,

@@ -13,8 +13,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use clap::Parser;
-use game_search::registry::{InputError, RegistryGame, SEARCHERS};
-use game_search::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
+use game_arena::registry::{InputError, RegistryGame, SEARCHERS};
+use game_arena::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
 use game_traits::testing::Invariants;
 use game_traits::{ActionSpace, Evaluator, Game, Outcome, Player, UniformPlayout, UniformPrior};
 

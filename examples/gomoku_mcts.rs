@@ -12,7 +12,7 @@
 //! ```
 
 use clap::Parser;
-use game_search::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
+use game_arena::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
 
 #[path = "common/cli.rs"]
 mod cli;

@@ -12,8 +12,8 @@
 //! planning keeps improving the policy where PUCT does not.
 
 use clap::Parser;
-use game_search::stats::{elo_estimate, likelihood_of_superiority};
-use game_search::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
+use game_arena::stats::{elo_estimate, likelihood_of_superiority};
+use game_arena::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
 
 #[path = "common/cli.rs"]
 mod cli;

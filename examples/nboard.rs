@@ -26,13 +26,13 @@
 //! Evals are in discs for the player to move. Commands the engine does not
 //! know are ignored, as the protocol asks; a known command with a bad
 //! argument is reported on stderr and the session goes on. The module
-//! `game_search::nboard` documents GGF and the details.
+//! `game_arena::nboard` documents GGF and the details.
 
 use std::io::{self, Write};
 
 use clap::Parser;
-use game_search::nboard::Engine;
-use game_search::registry::SearcherSpec;
+use game_arena::nboard::Engine;
+use game_arena::registry::SearcherSpec;
 
 #[path = "common/cli.rs"]
 mod cli;

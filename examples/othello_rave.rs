@@ -14,8 +14,8 @@
 //! minimum-MSE schedule and the bias `b` are in mcts-rave's docs.
 
 use clap::Parser;
-use game_search::registry::SearcherSpec;
-use game_search::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
+use game_arena::registry::SearcherSpec;
+use game_arena::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
 
 #[path = "common/cli.rs"]
 mod cli;

@@ -14,8 +14,8 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Parser;
-use game_search::play::{Humans, Session};
-use game_search::registry::{GAMES, GameVisitor, RegistryGame, SearcherSpec, visit_game};
+use game_arena::play::{Humans, Session};
+use game_arena::registry::{GAMES, GameVisitor, RegistryGame, SearcherSpec, visit_game};
 
 #[path = "common/cli.rs"]
 mod cli;

@@ -24,11 +24,11 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
-use game_search::registry::{
+use game_arena::registry::{
     BUDGET_KEYS, GAMES, GameVisitor, RegistryGame, SEARCHERS, SearcherSpec, visit_game,
 };
-use game_search::stats::Sprt;
-use game_search::tournament::{
+use game_arena::stats::Sprt;
+use game_arena::tournament::{
     FORMAT_VERSION, GameRecord, Header, Pairing, Shard, Summary, TournamentError, budget_warnings,
     merge, open_results, play, write_results,
 };

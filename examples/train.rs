@@ -21,8 +21,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Parser;
-use game_search::registry::RegistryGame;
-use game_search::training::{Mode, TRAINABLE, TrainCommand, preset, train};
+use game_arena::registry::RegistryGame;
+use game_arena::training::{Mode, TRAINABLE, TrainCommand, preset, train};
 use game_traits::PlaneEncoding;
 use game_traits::testing::TicTacToe;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use game_search::registry::{
+use game_arena::registry::{
     BoxedSearcher, GAMES, GameVisitor, RegistryError, RegistryGame, SEARCHERS, SearcherSpec,
     build_searcher, visit_game,
 };

@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use game_search::training::preset;
+use game_arena::training::preset;
 use game_traits::testing::{TicTacToe, minimax};
 use game_traits::{
     Evaluator, Game, Limits, MoveInfo, OutcomeEvaluator, SearchReport, Searcher, play_match,

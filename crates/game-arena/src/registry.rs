@@ -5,13 +5,13 @@
 //! comma-separated `key=value` settings:
 //!
 //! ```
-//! use game_search::registry::SearcherSpec;
+//! use game_arena::registry::SearcherSpec;
 //!
 //! let spec: SearcherSpec = "rave:c=0.25,iters=2000".parse()?;
 //! assert_eq!(spec.name(), "rave");
 //! assert_eq!(spec.limits().iterations, Some(2_000));
 //! assert!("uct:c=fast".parse::<SearcherSpec>().is_err());
-//! # Ok::<(), game_search::registry::RegistryError>(())
+//! # Ok::<(), game_arena::registry::RegistryError>(())
 //! ```
 //!
 //! Every searcher takes the **budget keys** `iters` (alias `sims`:
@@ -891,6 +891,7 @@ impl<G: Game, K: Evaluator<G> + PolicyEvaluator<G>> NetKnowledge<G> for K {}
 ///
 /// [`RegistryError::Network`] with the file's problem (missing, truncated,
 /// another game's, corrupt).
+#[cfg(feature = "networks")]
 pub fn load_network<G: RegistryGame + PlaneEncoding>(
     path: &str,
 ) -> Result<Arc<dyn NetKnowledge<G>>, RegistryError> {
@@ -900,6 +901,22 @@ pub fn load_network<G: RegistryGame + PlaneEncoding>(
             reason: error.to_string(),
         })?;
     Ok(Arc::new(network))
+}
+
+/// Without the `networks` feature no network can be loaded: the error says
+/// so.
+///
+/// # Errors
+///
+/// Always [`RegistryError::Network`].
+#[cfg(not(feature = "networks"))]
+pub fn load_network<G: RegistryGame + PlaneEncoding>(
+    path: &str,
+) -> Result<Arc<dyn NetKnowledge<G>>, RegistryError> {
+    Err(RegistryError::Network {
+        path: path.to_string(),
+        reason: "game-arena was built without its `networks` feature".to_string(),
+    })
 }
 
 /// Reads a move and checks that it is legal in `state`.
@@ -1255,6 +1272,7 @@ mod tests {
         assert!(ignored_budget(&spec, searcher.as_ref()).is_empty());
     }
 
+    #[cfg(feature = "networks")]
     #[test]
     fn a_network_file_is_the_knowledge_of_gumbel_puct_and_alpha_beta() {
         let dir = std::env::temp_dir().join(format!("registry-net-{}", std::process::id()));

@@ -28,4 +28,5 @@ pub mod play;
 pub mod registry;
 pub mod stats;
 pub mod tournament;
+#[cfg(feature = "networks")]
 pub mod training;
