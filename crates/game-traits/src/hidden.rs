@@ -384,7 +384,11 @@ where
             Player::First => first.choose(&arbiter, player, &options.first_limits),
             Player::Second => second.choose(&arbiter, player, &options.second_limits),
         };
-        let mv = report.best.ok_or(MatchError::NoMove { player, ply })?;
+        let mv = report.best.ok_or(MatchError::NoMove {
+            player,
+            ply,
+            reason: None,
+        })?;
         arbiter
             .play_move(mv)
             .map_err(|source| MatchError::IllegalMove {

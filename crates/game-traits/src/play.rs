@@ -49,12 +49,14 @@ impl MatchOptions {
 #[non_exhaustive]
 pub enum MatchError<M: std::fmt::Debug> {
     /// A searcher returned no move in a position that was not finished.
-    #[error("the {player} player's searcher returned no move at ply {ply}")]
+    #[error("the {player} player's searcher returned no move at ply {ply}{}", reason.as_deref().map(|reason| format!(": {reason}")).unwrap_or_default())]
     NoMove {
         /// Whose searcher failed.
         player: Player,
         /// The ply (0 = first move) at which it failed.
         ply: usize,
+        /// Why, if the searcher said ([`Searcher::failure`]).
+        reason: Option<String>,
     },
     /// A searcher returned a move that is not legal.
     #[error("the {player} player's searcher played an illegal move at ply {ply}: {source}")]
@@ -128,7 +130,17 @@ where
             Player::First => first.search(&state, &options.first_limits),
             Player::Second => second.search(&state, &options.second_limits),
         };
-        let mv = report.best.ok_or(MatchError::NoMove { player, ply })?;
+        let Some(mv) = report.best else {
+            let reason = match player {
+                Player::First => first.failure(),
+                Player::Second => second.failure(),
+            };
+            return Err(MatchError::NoMove {
+                player,
+                ply,
+                reason,
+            });
+        };
         state
             .try_play(mv)
             .map_err(|source| MatchError::IllegalMove {

@@ -44,6 +44,14 @@ pub trait Searcher<G: Game> {
         let _ = kind;
         true
     }
+
+    /// Why the last search returned no move in an unfinished position, for
+    /// searchers that can fail (an engine in another process that crashed,
+    /// hung or answered nonsense); `None` (the default) if it did not fail.
+    /// Match runners record it with the loss.
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<G: Game, S: Searcher<G> + ?Sized> Searcher<G> for Box<S> {
@@ -66,6 +74,10 @@ impl<G: Game, S: Searcher<G> + ?Sized> Searcher<G> for Box<S> {
     fn honours(&self, kind: LimitKind) -> bool {
         (**self).honours(kind)
     }
+
+    fn failure(&self) -> Option<String> {
+        (**self).failure()
+    }
 }
 
 impl<G: Game, S: Searcher<G> + ?Sized> Searcher<G> for &mut S {
@@ -87,6 +99,10 @@ impl<G: Game, S: Searcher<G> + ?Sized> Searcher<G> for &mut S {
 
     fn honours(&self, kind: LimitKind) -> bool {
         (**self).honours(kind)
+    }
+
+    fn failure(&self) -> Option<String> {
+        (**self).failure()
     }
 }
 
