@@ -13,6 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use clap::Parser;
+use game_arena::registry::GameSetup;
 use game_arena::registry::{InputError, RegistryGame, SEARCHERS};
 use game_arena::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
 use game_traits::testing::Invariants;
@@ -316,7 +317,14 @@ fn main() {
     println!(
         "2. Every searcher of the registry on it (settings in the table; openings of 1 random ply):\n"
     );
-    let games = play::<ConnectThree>(&header, &[], args.threads, &|_| {}).unwrap_or_else(|error| {
+    let games = play(
+        &GameSetup::<ConnectThree>::new(),
+        &header,
+        &[],
+        args.threads,
+        &|_| {},
+    )
+    .unwrap_or_else(|error| {
         eprintln!("error: {error}");
         std::process::exit(1);
     });

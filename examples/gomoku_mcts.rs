@@ -12,6 +12,7 @@
 //! ```
 
 use clap::Parser;
+use game_arena::registry::GameSetup;
 use game_arena::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
 
 #[path = "common/cli.rs"]
@@ -76,12 +77,17 @@ fn main() {
         args.seed
     );
     let clock = std::time::Instant::now();
-    let games = play::<gomoku::Focused>(&header, &[], args.threads.max(1), &|_| {}).unwrap_or_else(
-        |error| {
-            eprintln!("error: {error}");
-            std::process::exit(1);
-        },
-    );
+    let games = play(
+        &GameSetup::<gomoku::Focused>::new(),
+        &header,
+        &[],
+        args.threads.max(1),
+        &|_| {},
+    )
+    .unwrap_or_else(|error| {
+        eprintln!("error: {error}");
+        std::process::exit(1);
+    });
     println!("{}", Summary::new(&header, &games));
     println!("({:.1} s)", clock.elapsed().as_secs_f64());
 }

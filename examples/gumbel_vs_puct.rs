@@ -12,6 +12,7 @@
 //! planning keeps improving the policy where PUCT does not.
 
 use clap::Parser;
+use game_arena::registry::GameSetup;
 use game_arena::stats::{elo_estimate, likelihood_of_superiority};
 use game_arena::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
 
@@ -73,11 +74,17 @@ fn main() {
         if let Err(error) = header.validate() {
             cli::usage_error::<Cli>(error);
         }
-        let records = play::<bitboard_othello::Board>(&header, &[], args.threads, &|_| {})
-            .unwrap_or_else(|error| {
-                eprintln!("error: {error}");
-                std::process::exit(1);
-            });
+        let records = play(
+            &GameSetup::<bitboard_othello::Board>::new(),
+            &header,
+            &[],
+            args.threads,
+            &|_| {},
+        )
+        .unwrap_or_else(|error| {
+            eprintln!("error: {error}");
+            std::process::exit(1);
+        });
         let summary = Summary::new(&header, &records);
         let tally = summary.pairs[0].tally;
         println!(

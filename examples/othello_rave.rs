@@ -14,6 +14,7 @@
 //! minimum-MSE schedule and the bias `b` are in mcts-rave's docs.
 
 use clap::Parser;
+use game_arena::registry::GameSetup;
 use game_arena::registry::SearcherSpec;
 use game_arena::tournament::{FORMAT_VERSION, Header, Pairing, Summary, play};
 
@@ -107,11 +108,17 @@ fn main() {
 
 fn report(header: &Header, threads: usize) {
     let clock = std::time::Instant::now();
-    let games =
-        play::<bitboard_othello::Board>(header, &[], threads, &|_| {}).unwrap_or_else(|error| {
-            eprintln!("error: {error}");
-            std::process::exit(1);
-        });
+    let games = play(
+        &GameSetup::<bitboard_othello::Board>::new(),
+        header,
+        &[],
+        threads,
+        &|_| {},
+    )
+    .unwrap_or_else(|error| {
+        eprintln!("error: {error}");
+        std::process::exit(1);
+    });
     println!("{}", Summary::new(header, &games));
     println!("({:.1} s)", clock.elapsed().as_secs_f64());
 }

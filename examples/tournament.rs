@@ -24,6 +24,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
+use game_arena::registry::GameSetup;
 use game_arena::registry::{
     BUDGET_KEYS, GAMES, GameVisitor, RegistryGame, SEARCHERS, SearcherSpec, visit_game,
 };
@@ -404,10 +405,11 @@ impl GameVisitor for Play<'_> {
     type Output = Result<Vec<GameRecord>, TournamentError>;
 
     fn visit<G: RegistryGame>(self) -> Self::Output {
-        let specs = self.header.validate()?;
-        for warning in budget_warnings::<G>(&specs)? {
+        let setup = GameSetup::<G>::new();
+        let specs = self.header.validate_with(&setup)?;
+        for warning in budget_warnings(&setup, &specs)? {
             eprintln!("{warning}");
         }
-        play::<G>(self.header, self.done, self.threads, self.on_game)
+        play(&setup, self.header, self.done, self.threads, self.on_game)
     }
 }

@@ -67,7 +67,7 @@ use bitboard_othello::{Board, SolveMode, Solver};
 use game_traits::testing::{MinimaxSearcher, Nim, TicTacToe};
 use game_traits::{
     ActionSpace, Evaluator, Game, GreedySearcher, LimitKind, Limits, PlaneEncoding, Playout,
-    PolicyEvaluator, RandomSearcher, Searcher,
+    PolicyEvaluator, RandomSearcher, Searcher, UniformPrior,
 };
 use gomoku::Focused;
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
@@ -162,6 +162,19 @@ pub enum RegistryError {
         /// Why it cannot be used.
         reason: String,
     },
+    /// No evaluator of the game has this name.
+    #[error("{game} has no evaluator {name:?}; its evaluators: {known}")]
+    UnknownEvaluator {
+        /// The name given.
+        name: String,
+        /// The game.
+        game: String,
+        /// The evaluators it has.
+        known: String,
+    },
+    /// A game, searcher or evaluator registered under a bad or taken name.
+    #[error("bad registration: {0}")]
+    Registration(String),
     /// A move or position that could not be read.
     #[error("{0}")]
     Input(#[from] InputError),
@@ -216,6 +229,9 @@ pub enum ValueKind {
     Choice(&'static [&'static str]),
     /// A file's path (any text without `,`).
     Path,
+    /// A name registered elsewhere (an evaluator): letters, digits, `-`,
+    /// `_` and `.`; checked when the searcher is built.
+    Name,
 }
 
 impl ValueKind {
@@ -226,6 +242,7 @@ impl ValueKind {
             ValueKind::Switch => "true or false".to_string(),
             ValueKind::Choice(words) => format!("one of {}", words.join(", ")),
             ValueKind::Path => "a file's path".to_string(),
+            ValueKind::Name => "a name (letters, digits, -, _, .)".to_string(),
         }
     }
 
@@ -252,8 +269,17 @@ impl ValueKind {
                 .find(|word| word.eq_ignore_ascii_case(text))
                 .map(|word| Value::Choice(word)),
             ValueKind::Path => (!text.is_empty()).then_some(Value::Path),
+            ValueKind::Name => is_name(text).then_some(Value::Path),
         }
     }
+}
+
+/// Whether `text` can name a searcher, a game or an evaluator.
+fn is_name(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 /// A parsed setting.
@@ -267,7 +293,7 @@ pub enum Value {
     Switch(bool),
     /// One word of a [`ValueKind::Choice`].
     Choice(&'static str),
-    /// A path, as given (read it with [`SearcherSpec::text`]).
+    /// A path or a name, as given (read it with [`SearcherSpec::text`]).
     Path,
 }
 
@@ -306,6 +332,13 @@ const NET_KEY: KeyInfo = KeyInfo {
     kind: ValueKind::Path,
     default: "",
     help: "a network file trained by the self-play crate (the train example) instead of the game's hand-written knowledge",
+};
+/// The `eval` key of the searchers that use an evaluator.
+const EVAL_KEY: KeyInfo = KeyInfo {
+    key: "eval",
+    kind: ValueKind::Name,
+    default: "",
+    help: "an evaluator registered for the game (see the game's evaluators) instead of its own; gumbel and puct use it with a uniform prior",
 };
 const PARALLELISM: ValueKind = ValueKind::Choice(&["root", "tree"]);
 
@@ -379,6 +412,7 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 default: "true",
                 help: "keep the subtree of the moves played",
             },
+            EVAL_KEY,
         ],
         default_budget: "iters=10000",
     },
@@ -434,6 +468,7 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 default: "true",
                 help: "keep the subtree of the moves played",
             },
+            EVAL_KEY,
         ],
         default_budget: "iters=10000",
     },
@@ -466,6 +501,7 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 help: "completed-Q c_scale",
             },
             NET_KEY,
+            EVAL_KEY,
         ],
         default_budget: "iters=64",
     },
@@ -492,6 +528,7 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 help: "keep the subtree of the moves played",
             },
             NET_KEY,
+            EVAL_KEY,
         ],
         default_budget: "iters=64",
     },
@@ -512,19 +549,20 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 help: "the least depth left at which nodes use the table (2 suits Othello)",
             },
             NET_KEY,
+            EVAL_KEY,
         ],
         default_budget: "depth=5",
     },
     SearcherInfo {
         name: "minimax",
         summary: "brute-force minimax with the game's evaluator at the depth limit (no pruning)",
-        keys: &[],
+        keys: &[EVAL_KEY],
         default_budget: "depth=3",
     },
     SearcherInfo {
         name: "greedy",
         summary: "one ply: the move the game's evaluator likes best",
-        keys: &[],
+        keys: &[EVAL_KEY],
         default_budget: "",
     },
     SearcherInfo {
@@ -545,15 +583,6 @@ pub const SEARCHERS: &[SearcherInfo] = &[
         default_budget: "ms=1000",
     },
 ];
-
-/// The names of every searcher, comma-separated.
-fn searcher_names() -> String {
-    SEARCHERS
-        .iter()
-        .map(|info| info.name)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// A searcher named on a command line, with its settings and budget.
 ///
@@ -629,7 +658,8 @@ impl SearcherSpec {
             .map(|(_, text)| text.as_str())
     }
 
-    fn number(&self, key: &str) -> Option<f64> {
+    /// The setting `key` as a number (a whole number reads as one too), if it has a value.
+    pub fn number(&self, key: &str) -> Option<f64> {
         match self.value(key) {
             Some(Value::Number(value)) => Some(value),
             Some(Value::Integer(value)) => Some(value as f64),
@@ -637,28 +667,33 @@ impl SearcherSpec {
         }
     }
 
-    fn integer(&self, key: &str) -> Option<u64> {
+    /// The setting `key` as a whole number, if it has one.
+    pub fn integer(&self, key: &str) -> Option<u64> {
         match self.value(key) {
             Some(Value::Integer(value)) => Some(value),
             _ => None,
         }
     }
 
-    fn switch(&self, key: &str) -> Option<bool> {
+    /// The setting `key` as a switch, if it has a value.
+    pub fn switch(&self, key: &str) -> Option<bool> {
         match self.value(key) {
             Some(Value::Switch(value)) => Some(value),
             _ => None,
         }
     }
 
-    fn choice(&self, key: &str) -> Option<&'static str> {
+    /// The setting `key`'s word, for a [`ValueKind::Choice`] key with a value.
+    pub fn choice(&self, key: &str) -> Option<&'static str> {
         match self.value(key) {
             Some(Value::Choice(value)) => Some(value),
             _ => None,
         }
     }
 
-    fn config_error(&self, error: impl fmt::Display) -> RegistryError {
+    /// The error for settings that the searcher's own validation refused
+    /// (what a searcher factory returns when its crate says no).
+    pub fn config_error(&self, error: impl fmt::Display) -> RegistryError {
         RegistryError::Config {
             searcher: self.to_string(),
             message: error.to_string(),
@@ -670,10 +705,26 @@ fn canonical_key(key: &str) -> &str {
     if key == "sims" { "iters" } else { key }
 }
 
+/// The built-in searchers parse with [`FromStr`]; a game's own searchers
+/// (registered with [`GameSetup::searcher`]) with [`GameSetup::spec`].
 impl FromStr for SearcherSpec {
     type Err = RegistryError;
 
     fn from_str(text: &str) -> Result<SearcherSpec, RegistryError> {
+        SearcherSpec::parse_among(text, &SEARCHERS.iter().collect::<Vec<_>>())
+    }
+}
+
+impl SearcherSpec {
+    /// Reads `text` as a spec of one of `searchers`.
+    ///
+    /// # Errors
+    ///
+    /// As [`FromStr`]: a malformed spec, an unknown name, key or value.
+    pub fn parse_among(
+        text: &str,
+        searchers: &[&'static SearcherInfo],
+    ) -> Result<SearcherSpec, RegistryError> {
         let text = text.trim();
         let malformed = |reason: &str| RegistryError::Malformed {
             spec: text.to_string(),
@@ -688,12 +739,16 @@ impl FromStr for SearcherSpec {
                 "no searcher name (expected name[:key=value,...])",
             ));
         }
-        let info = SEARCHERS
+        let info: &'static SearcherInfo = searchers
             .iter()
             .find(|info| info.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| RegistryError::UnknownSearcher {
                 name: name.to_string(),
-                known: searcher_names(),
+                known: searchers
+                    .iter()
+                    .map(|info| info.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })?;
         let all_keys = || info.keys.iter().chain(BUDGET_KEYS.iter());
         let mut given: Vec<(&'static str, String)> = Vec::new();
@@ -950,83 +1005,351 @@ pub fn legal_move_list<G: RegistryGame>(state: &G) -> String {
         .join(" ")
 }
 
-/// Builds the searcher `spec` names for game `G`, seeded with `seed`.
+/// Builds the built-in searcher `spec` names for game `G` with the game's
+/// own knowledge, seeded with `seed`: what [`GameSetup::build`] does for a
+/// game registered without searchers or evaluators of its own.
 ///
 /// # Errors
 ///
 /// [`RegistryError::Config`] when the searcher's own validation refuses a
 /// setting; [`RegistryError::Unsupported`] for a searcher the game does
-/// not have (the Othello solver elsewhere).
+/// not have (the Othello solver elsewhere); [`RegistryError::UnknownEvaluator`]
+/// for an `eval` setting (the game has no registered evaluators here).
 pub fn build_searcher<G: RegistryGame>(
     spec: &SearcherSpec,
     seed: u64,
 ) -> Result<BoxedSearcher<G>, RegistryError> {
+    GameSetup::<G>::new().build(spec, seed)
+}
+
+/// The built-in searchers with `evaluator` and `policy` as their knowledge
+/// (a `net` setting replaces both).
+fn build_with<G, E, P>(
+    spec: &SearcherSpec,
+    seed: u64,
+    evaluator: E,
+    policy: P,
+) -> Result<BoxedSearcher<G>, RegistryError>
+where
+    G: RegistryGame,
+    E: Evaluator<G> + Clone + 'static,
+    P: PolicyEvaluator<G> + Clone + 'static,
+{
     match spec.name() {
-        "uct" => mcts::<G, _>(spec, Uct, 1.0, seed),
+        "uct" => mcts::<G, _, _>(spec, Uct, None, evaluator, seed),
         "rave" => {
-            let rave = match spec.number("k") {
-                Some(k) => Rave::equivalence(k as f32),
-                None => Rave::minimum_mse(spec.number("bias").unwrap_or(0.2) as f32),
+            let rave = match (spec.number("k"), spec.number("bias")) {
+                (Some(k), _) => Rave::equivalence(k as f32),
+                (None, Some(bias)) => Rave::minimum_mse(bias as f32),
+                (None, None) => Rave::default(),
             };
-            mcts::<G, _>(spec, rave, G::RAVE_EXPLORATION, seed)
+            mcts::<G, _, _>(spec, rave, Some(G::RAVE_EXPLORATION), evaluator, seed)
         }
         "gumbel" => {
-            let completed_q = CompletedQ::default()
-                .with_c_visit(spec.number("c_visit").unwrap_or(50.0))
-                .with_c_scale(spec.number("c_scale").unwrap_or(0.1));
-            let config = GumbelConfig::default()
+            let mut completed_q = CompletedQ::default();
+            if let Some(c_visit) = spec.number("c_visit") {
+                completed_q = completed_q.with_c_visit(c_visit);
+            }
+            if let Some(c_scale) = spec.number("c_scale") {
+                completed_q = completed_q.with_c_scale(c_scale);
+            }
+            let mut config = GumbelConfig::default()
                 .with_seed(seed)
-                .with_max_considered_actions(spec.integer("k").unwrap_or(16) as usize)
-                .with_gumbel_scale(spec.number("scale").unwrap_or(0.0))
                 .with_completed_q(completed_q);
+            if let Some(k) = spec.integer("k") {
+                config = config.with_max_considered_actions(k as usize);
+            }
+            if let Some(scale) = spec.number("scale") {
+                config = config.with_gumbel_scale(scale);
+            }
             match spec.text("net") {
                 Some(path) => Ok(Box::new(
                     GumbelAz::new(G::load_net(path)?, config).map_err(|e| spec.config_error(e))?,
                 )),
                 None => Ok(Box::new(
-                    GumbelAz::new(G::policy(), config).map_err(|e| spec.config_error(e))?,
+                    GumbelAz::new(policy, config).map_err(|e| spec.config_error(e))?,
                 )),
             }
         }
         "puct" => {
-            let first_play = match spec.choice("fpu") {
-                Some("loss") => FirstPlay::Fixed(-1.0),
-                _ => FirstPlay::ParentValue,
-            };
-            let config = PuctConfig::default()
-                .with_seed(seed)
-                .with_c_puct(spec.number("c").unwrap_or(1.25))
-                .with_first_play(first_play)
-                .with_reuse_tree(spec.switch("reuse").unwrap_or(true));
+            let mut config = PuctConfig::default().with_seed(seed);
+            if let Some(c) = spec.number("c") {
+                config = config.with_c_puct(c);
+            }
+            if let Some(fpu) = spec.choice("fpu") {
+                config = config.with_first_play(match fpu {
+                    "loss" => FirstPlay::Fixed(-1.0),
+                    _ => FirstPlay::ParentValue,
+                });
+            }
+            if let Some(reuse) = spec.switch("reuse") {
+                config = config.with_reuse_tree(reuse);
+            }
             match spec.text("net") {
                 Some(path) => Ok(Box::new(
                     Puct::new(G::load_net(path)?, config).map_err(|e| spec.config_error(e))?,
                 )),
                 None => Ok(Box::new(
-                    Puct::new(G::policy(), config).map_err(|e| spec.config_error(e))?,
+                    Puct::new(policy, config).map_err(|e| spec.config_error(e))?,
                 )),
             }
         }
         "alphabeta" => {
-            let table_from = spec
-                .integer("tablefrom")
-                .map_or(1, |depth| u32::try_from(depth).unwrap_or(u32::MAX));
-            let config = AlphaBetaConfig::default()
-                .with_threads(spec.integer("threads").unwrap_or(1) as usize)
-                .with_table_from_depth(table_from);
+            let mut config = AlphaBetaConfig::default();
+            if let Some(threads) = spec.integer("threads") {
+                config = config.with_threads(threads as usize);
+            }
+            if let Some(depth) = spec.integer("tablefrom") {
+                config = config.with_table_from_depth(u32::try_from(depth).unwrap_or(u32::MAX));
+            }
             match spec.text("net") {
                 Some(path) => alpha_beta::<G, _>(spec, G::load_net(path)?, config),
-                None => alpha_beta::<G, _>(spec, G::evaluator(), config),
+                None => alpha_beta::<G, _>(spec, evaluator, config),
             }
         }
-        "minimax" => Ok(Box::new(MinimaxSearcher::with_evaluator(G::evaluator()))),
-        "greedy" => Ok(Box::new(GreedySearcher::new(G::evaluator()))),
+        "minimax" => Ok(Box::new(MinimaxSearcher::with_evaluator(evaluator))),
+        "greedy" => Ok(Box::new(GreedySearcher::new(evaluator))),
         "random" => Ok(Box::new(RandomSearcher::new(seed))),
         name => G::own_searcher(spec).ok_or_else(|| RegistryError::Unsupported {
             searcher: name.to_string(),
             game: G::NAME.to_string(),
             reason: "it is specific to another game".to_string(),
         }),
+    }
+}
+
+/// An evaluator registered under a name, shared by the searchers using it.
+pub type SharedEvaluator<G> = Arc<dyn Evaluator<G>>;
+
+/// What builds a searcher the game registered itself, from its spec and
+/// seed.
+pub type SearcherFactory<G> =
+    Arc<dyn Fn(&SearcherSpec, u64) -> Result<BoxedSearcher<G>, RegistryError> + Send + Sync>;
+
+/// A game with the searchers and evaluators registered for it: what the
+/// tournament plays and the command line lists.
+///
+/// The built-in searchers ([`SEARCHERS`]) come with every game, using the
+/// game's own knowledge ([`RegistryGame`]); [`searcher`](GameSetup::searcher)
+/// adds a searcher name of the game's own, and
+/// [`evaluator`](GameSetup::evaluator) a named evaluator that any built-in
+/// searcher taking `eval` can use instead (`alphabeta:eval=mobility`), so
+/// that evaluators can be compared in one tournament.
+///
+/// ```
+/// use game_arena::registry::{GameSetup, SearcherInfo};
+/// use game_traits::testing::TicTacToe;
+/// use game_traits::{OutcomeEvaluator, RandomSearcher};
+///
+/// const FIRST_LEGAL: SearcherInfo = SearcherInfo {
+///     name: "lucky",
+///     summary: "a random move, under a name of its own",
+///     keys: &[],
+///     default_budget: "",
+/// };
+/// let setup = GameSetup::<TicTacToe>::new()
+///     .searcher(&FIRST_LEGAL, |_spec, seed| Ok(Box::new(RandomSearcher::new(seed))))
+///     .evaluator("outcome", "1, 0 or -1 at the end, 0 before", OutcomeEvaluator);
+/// setup.check()?;
+/// let spec = setup.spec("lucky")?;
+/// assert!(setup.build(&spec, 7).is_ok());
+/// let spec = setup.spec("alphabeta:depth=3,eval=outcome")?;
+/// assert!(setup.build(&spec, 7).is_ok());
+/// let spec = setup.spec("alphabeta:eval=nothing")?;
+/// assert!(setup.build(&spec, 7).is_err());
+/// # Ok::<(), game_arena::registry::RegistryError>(())
+/// ```
+pub struct GameSetup<G: RegistryGame> {
+    own: Vec<(&'static SearcherInfo, SearcherFactory<G>)>,
+    evaluators: Vec<(&'static str, &'static str, SharedEvaluator<G>)>,
+    problems: Vec<String>,
+}
+
+impl<G: RegistryGame> Default for GameSetup<G> {
+    fn default() -> Self {
+        GameSetup::new()
+    }
+}
+
+impl<G: RegistryGame> Clone for GameSetup<G> {
+    fn clone(&self) -> Self {
+        GameSetup {
+            own: self.own.clone(),
+            evaluators: self.evaluators.clone(),
+            problems: self.problems.clone(),
+        }
+    }
+}
+
+impl<G: RegistryGame> fmt::Debug for GameSetup<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameSetup")
+            .field("game", &G::NAME)
+            .field(
+                "searchers",
+                &self
+                    .own
+                    .iter()
+                    .map(|(info, _)| info.name)
+                    .collect::<Vec<_>>(),
+            )
+            .field(
+                "evaluators",
+                &self
+                    .evaluators
+                    .iter()
+                    .map(|(name, ..)| *name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl<G: RegistryGame> GameSetup<G> {
+    /// The game with the built-in searchers and its own knowledge only.
+    pub fn new() -> Self {
+        GameSetup {
+            own: Vec::new(),
+            evaluators: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// Adds a searcher name of the game's own: `build` makes it from its
+    /// spec (its settings are `info.keys` and the budget keys) and a seed.
+    /// A name that is not a plain word, or that is already taken, is
+    /// reported by [`check`](GameSetup::check).
+    pub fn searcher(
+        mut self,
+        info: &'static SearcherInfo,
+        build: impl Fn(&SearcherSpec, u64) -> Result<BoxedSearcher<G>, RegistryError>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Self {
+        if !is_name(info.name) {
+            self.problems
+                .push(format!("searcher name {:?} is not a plain word", info.name));
+        } else if self
+            .searchers()
+            .iter()
+            .any(|known| known.name.eq_ignore_ascii_case(info.name))
+        {
+            self.problems.push(format!(
+                "searcher {:?} is registered twice for {}",
+                info.name,
+                G::NAME
+            ));
+        }
+        self.own.push((info, Arc::new(build)));
+        self
+    }
+
+    /// Adds a named evaluator, which the built-in searchers taking `eval`
+    /// use instead of the game's own (`alphabeta:eval=NAME`). A name that
+    /// is not a plain word, or that is already taken, is reported by
+    /// [`check`](GameSetup::check).
+    pub fn evaluator(
+        mut self,
+        name: &'static str,
+        summary: &'static str,
+        evaluator: impl Evaluator<G> + 'static,
+    ) -> Self {
+        if !is_name(name) {
+            self.problems
+                .push(format!("evaluator name {name:?} is not a plain word"));
+        } else if self.evaluators.iter().any(|(known, ..)| *known == name) {
+            self.problems.push(format!(
+                "evaluator {name:?} is registered twice for {}",
+                G::NAME
+            ));
+        }
+        self.evaluators.push((name, summary, Arc::new(evaluator)));
+        self
+    }
+
+    /// Whether the registrations are sound.
+    ///
+    /// # Errors
+    ///
+    /// [`RegistryError::Registration`] naming every name that is not a
+    /// plain word or is taken twice.
+    pub fn check(&self) -> Result<(), RegistryError> {
+        if self.problems.is_empty() {
+            Ok(())
+        } else {
+            Err(RegistryError::Registration(self.problems.join("; ")))
+        }
+    }
+
+    /// Every searcher of the game: the built-in ones, then its own.
+    pub fn searchers(&self) -> Vec<&'static SearcherInfo> {
+        SEARCHERS
+            .iter()
+            .chain(self.own.iter().map(|(info, _)| *info))
+            .collect()
+    }
+
+    /// The evaluators registered for the game: name and summary.
+    pub fn evaluators(&self) -> Vec<(&'static str, &'static str)> {
+        self.evaluators
+            .iter()
+            .map(|(name, summary, _)| (*name, *summary))
+            .collect()
+    }
+
+    /// Reads a spec of one of the game's searchers.
+    ///
+    /// # Errors
+    ///
+    /// As [`SearcherSpec::parse_among`].
+    pub fn spec(&self, text: &str) -> Result<SearcherSpec, RegistryError> {
+        SearcherSpec::parse_among(text, &self.searchers())
+    }
+
+    /// Builds the searcher `spec` names, seeded with `seed`.
+    ///
+    /// # Errors
+    ///
+    /// The factory's error for the game's own searchers; for the built-in
+    /// ones [`RegistryError::Config`] when the searcher's own validation
+    /// refuses a setting, [`RegistryError::Unsupported`] for a searcher
+    /// the game does not have, [`RegistryError::UnknownEvaluator`] for an
+    /// `eval` naming no evaluator of the game, and [`RegistryError::Config`]
+    /// for `net` and `eval` together.
+    pub fn build(&self, spec: &SearcherSpec, seed: u64) -> Result<BoxedSearcher<G>, RegistryError> {
+        if let Some((_, build)) = self.own.iter().find(|(info, _)| info.name == spec.name()) {
+            return build(spec, seed);
+        }
+        let Some(name) = spec.text("eval") else {
+            return build_with(spec, seed, G::evaluator(), G::policy());
+        };
+        if spec.is_given("net") {
+            return Err(spec.config_error("give net or eval, not both"));
+        }
+        let (_, _, evaluator) = self
+            .evaluators
+            .iter()
+            .find(|(known, ..)| *known == name)
+            .ok_or_else(|| RegistryError::UnknownEvaluator {
+                name: name.to_string(),
+                game: G::NAME.to_string(),
+                known: if self.evaluators.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.evaluators
+                        .iter()
+                        .map(|(known, ..)| *known)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+            })?;
+        build_with(
+            spec,
+            seed,
+            Arc::clone(evaluator),
+            UniformPrior(Arc::clone(evaluator)),
+        )
     }
 }
 
@@ -1045,27 +1368,35 @@ fn alpha_beta<G: RegistryGame, E: Evaluator<G> + 'static>(
     Ok(Box::new(searcher))
 }
 
-fn mcts<G: RegistryGame, T: TreePolicy<G> + 'static>(
+fn mcts<G: RegistryGame, T: TreePolicy<G> + 'static, E: Evaluator<G> + Clone + 'static>(
     spec: &SearcherSpec,
     policy: T,
-    exploration: f32,
+    game_exploration: Option<f32>,
+    evaluator: E,
     seed: u64,
 ) -> Result<BoxedSearcher<G>, RegistryError> {
-    let mut config = MctsConfig::default()
-        .with_seed(seed)
-        .with_exploration(spec.number("c").map_or(exploration, |c| c as f32))
-        .with_threads(spec.integer("threads").unwrap_or(1) as usize)
-        .with_reuse_tree(spec.switch("reuse").unwrap_or(true))
-        .with_parallelism(match spec.choice("par") {
-            Some("tree") => Parallelism::Tree,
+    let mut config = MctsConfig::default().with_seed(seed);
+    if let Some(c) = spec.number("c").map(|c| c as f32).or(game_exploration) {
+        config = config.with_exploration(c);
+    }
+    if let Some(threads) = spec.integer("threads") {
+        config = config.with_threads(threads as usize);
+    }
+    if let Some(reuse) = spec.switch("reuse") {
+        config = config.with_reuse_tree(reuse);
+    }
+    if let Some(parallelism) = spec.choice("par") {
+        config = config.with_parallelism(match parallelism {
+            "tree" => Parallelism::Tree,
             _ => Parallelism::Root,
         });
+    }
     if let Some(depth) = spec.integer("cutoff") {
         config = config.with_leaf(LeafEvaluation::PlayoutCutoff {
             depth: u32::try_from(depth).unwrap_or(u32::MAX),
         });
     }
-    let search = Mcts::with_parts(config, policy, G::random_playout(), G::evaluator())
+    let search = Mcts::with_parts(config, policy, G::random_playout(), evaluator)
         .map_err(|e| spec.config_error(e))?;
     Ok(match spec.choice("playout") {
         Some("heuristic") => Box::new(search.with_playout(G::heuristic_playout())),

@@ -42,7 +42,7 @@ use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::chart::{Point, Series, score_chart};
-use crate::registry::{RegistryError, RegistryGame, SearcherSpec, build_searcher, ignored_budget};
+use crate::registry::{GameSetup, RegistryError, RegistryGame, SearcherSpec, ignored_budget};
 use crate::stats::{Sprt, SprtDecision, elo_estimate, likelihood_of_superiority};
 
 /// The version of the results format written in every header.
@@ -201,10 +201,30 @@ impl Header {
     /// [`TournamentError::Settings`] or [`TournamentError::Registry`]
     /// saying what is wrong.
     pub fn validate(&self) -> Result<Vec<SearcherSpec>, TournamentError> {
+        self.validate_specs(|text| text.parse())
+    }
+
+    /// Checks the settings and the searcher specs, which may name the
+    /// searchers `setup` registered for the game.
+    ///
+    /// # Errors
+    ///
+    /// As [`validate`](Header::validate).
+    pub fn validate_with<G: RegistryGame>(
+        &self,
+        setup: &GameSetup<G>,
+    ) -> Result<Vec<SearcherSpec>, TournamentError> {
+        self.validate_specs(|text| setup.spec(text))
+    }
+
+    fn validate_specs(
+        &self,
+        parse: impl Fn(&str) -> Result<SearcherSpec, RegistryError>,
+    ) -> Result<Vec<SearcherSpec>, TournamentError> {
         let specs = self
             .searchers
             .iter()
-            .map(|text| text.parse::<SearcherSpec>())
+            .map(|text| parse(text))
             .collect::<Result<Vec<_>, _>>()?;
         let settings = |message: String| Err(TournamentError::Settings(message));
         if specs.len() < 2 {
@@ -383,6 +403,10 @@ pub struct GameRecord {
     /// Every move from the start position (opening included), in the
     /// game's notation, space-separated.
     pub moves: String,
+    /// Why the game ended early: a searcher that failed (an engine that
+    /// crashed, hung or played an illegal or malformed move) and lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<String>,
 }
 
 impl GameRecord {
@@ -436,13 +460,15 @@ pub fn opening<G: RegistryGame>(header: &Header, index: u32) -> (G, Vec<G::Move>
     }
 }
 
-/// Plays one game of the schedule.
+/// Plays one game of the schedule. A searcher that returns no move or an
+/// illegal one loses the game, with the reason in
+/// [`GameRecord::forfeit`].
 ///
 /// # Errors
 ///
-/// [`TournamentError::Match`] if a searcher returns no move or an illegal
-/// one; [`TournamentError::Registry`] if a searcher cannot be built.
+/// [`TournamentError::Registry`] if a searcher cannot be built.
 pub fn play_game<G: RegistryGame>(
+    setup: &GameSetup<G>,
     header: &Header,
     specs: &[SearcherSpec],
     id: u64,
@@ -450,21 +476,40 @@ pub fn play_game<G: RegistryGame>(
     let job = header.job(id);
     let (start, opening_moves) = opening::<G>(header, job.opening);
     let seed = header.game_seed(id);
-    let mut first = build_searcher::<G>(&specs[job.first], seed)?;
-    let mut second = build_searcher::<G>(&specs[job.second], mix64(seed ^ 0xB))?;
+    let mut first = setup.build(&specs[job.first], seed)?;
+    let mut second = setup.build(&specs[job.second], mix64(seed ^ 0xB))?;
     let mut options = MatchOptions::new(specs[job.first].limits()).with_max_plies(G::max_plies());
     options.second_limits = specs[job.second].limits();
-    let record = play_match_with(&start, &mut first, &mut second, &options).map_err(|error| {
-        TournamentError::Match {
-            id,
-            first: specs[job.first].to_string(),
-            second: specs[job.second].to_string(),
-            message: error.to_string(),
-        }
-    })?;
+    let (result, plies, played, forfeit) =
+        match play_match_with(&start, &mut first, &mut second, &options) {
+            Ok(record) => (
+                GameResult::from_outcome(record.outcome),
+                record.moves.len(),
+                record.moves,
+                None,
+            ),
+            Err(error) => {
+                let (loser, ply) = (error.player(), error.ply());
+                let result = match loser {
+                    Player::First => GameResult::SecondWins,
+                    Player::Second => GameResult::FirstWins,
+                };
+                let side = if loser == Player::First {
+                    job.first
+                } else {
+                    job.second
+                };
+                (
+                    result,
+                    ply,
+                    Vec::new(),
+                    Some(format!("{} forfeits: {error}", specs[side])),
+                )
+            }
+        };
     let moves: Vec<String> = opening_moves
         .iter()
-        .chain(&record.moves)
+        .chain(&played)
         .map(|&mv| G::move_text(mv))
         .collect();
     Ok(GameRecord {
@@ -473,9 +518,10 @@ pub fn play_game<G: RegistryGame>(
         first: job.first,
         second: job.second,
         opening: job.opening,
-        result: GameResult::from_outcome(record.outcome),
-        plies: record.moves.len(),
+        result,
+        plies,
         moves: moves.join(" "),
+        forfeit,
     })
 }
 
@@ -485,11 +531,12 @@ pub fn play_game<G: RegistryGame>(
 ///
 /// [`RegistryError`] if a searcher cannot be built.
 pub fn budget_warnings<G: RegistryGame>(
+    setup: &GameSetup<G>,
     specs: &[SearcherSpec],
 ) -> Result<Vec<String>, RegistryError> {
     let mut warnings = Vec::new();
     for spec in specs {
-        let searcher = build_searcher::<G>(spec, 0)?;
+        let searcher = setup.build(spec, 0)?;
         for kind in ignored_budget(spec, searcher.as_ref()) {
             warnings.push(format!(
                 "warning: {spec} ignores its {kind} limit (searcher {} does not use it)",
@@ -512,12 +559,13 @@ pub fn budget_warnings<G: RegistryGame>(
 /// The first error of a game; games already finished were reported to
 /// `on_game`.
 pub fn play<G: RegistryGame>(
+    setup: &GameSetup<G>,
     header: &Header,
     done: &[GameRecord],
     threads: usize,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<Vec<GameRecord>, TournamentError> {
-    let specs = header.validate()?;
+    let specs = header.validate_with(setup)?;
     let have: BTreeSet<u64> = done.iter().map(|record| record.id).collect();
     let todo: Vec<u64> = header.ids().filter(|id| !have.contains(id)).collect();
     let all: Mutex<BTreeMap<u64, GameRecord>> = Mutex::new(
@@ -537,7 +585,7 @@ pub fn play<G: RegistryGame>(
                     let Some(&id) = todo.get(index) else {
                         break;
                     };
-                    match play_game::<G>(header, &specs, id) {
+                    match play_game(setup, header, &specs, id) {
                         Ok(record) => {
                             on_game(&record);
                             let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
@@ -1199,8 +1247,8 @@ mod tests {
             opening_plies: 0,
             ..header(&["random", "minimax:depth=9"], 6)
         };
-        let one = play::<TicTacToe>(&header, &[], 1, &|_| {}).unwrap();
-        let two = play::<TicTacToe>(&header, &[], 2, &|_| {}).unwrap();
+        let one = play(&GameSetup::<TicTacToe>::new(), &header, &[], 1, &|_| {}).unwrap();
+        let two = play(&GameSetup::<TicTacToe>::new(), &header, &[], 2, &|_| {}).unwrap();
         assert_eq!(one, two);
         assert_eq!(one.len(), 6);
         let summary = Summary::new(&header, &one);
@@ -1223,9 +1271,9 @@ mod tests {
     #[test]
     fn resuming_skips_done_games_and_gives_the_same_totals() {
         let header = header(&["random", "greedy", "minimax:depth=2"], 4);
-        let all = play::<TicTacToe>(&header, &[], 2, &|_| {}).unwrap();
+        let all = play(&GameSetup::<TicTacToe>::new(), &header, &[], 2, &|_| {}).unwrap();
         let part = &all[..5];
-        let rest = play::<TicTacToe>(&header, part, 2, &|_| {}).unwrap();
+        let rest = play(&GameSetup::<TicTacToe>::new(), &header, part, 2, &|_| {}).unwrap();
         assert_eq!(rest.len(), all.len() - 5);
         let mut resumed = part.to_vec();
         resumed.extend(rest);
@@ -1244,7 +1292,7 @@ mod tests {
         let header = header(&["random", "greedy"], 4);
         let (writer, done) = open_results(&path, &header, false).unwrap();
         assert!(done.is_empty());
-        let games = play::<TicTacToe>(&header, &[], 1, &|record| {
+        let games = play(&GameSetup::<TicTacToe>::new(), &header, &[], 1, &|record| {
             writer.append(record).unwrap();
         })
         .unwrap();
@@ -1259,9 +1307,15 @@ mod tests {
         std::fs::write(&path, &text[..cut]).unwrap();
         let (writer, done) = open_results(&path, &header, true).unwrap();
         assert_eq!(done.len(), games.len() - 1);
-        let rest = play::<TicTacToe>(&header, &done, 1, &|record| {
-            writer.append(record).unwrap();
-        })
+        let rest = play(
+            &GameSetup::<TicTacToe>::new(),
+            &header,
+            &done,
+            1,
+            &|record| {
+                writer.append(record).unwrap();
+            },
+        )
         .unwrap();
         assert_eq!(rest, vec![games.last().unwrap().clone()]);
         drop(writer);
@@ -1299,14 +1353,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tournament-merge-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let whole = header(&["random", "greedy", "minimax:depth=2"], 4);
-        let all = play::<TicTacToe>(&whole, &[], 1, &|_| {}).unwrap();
+        let all = play(&GameSetup::<TicTacToe>::new(), &whole, &[], 1, &|_| {}).unwrap();
         let mut paths = Vec::new();
         for index in 1..=3 {
             let shard = Header {
                 shard: Some(Shard { index, count: 3 }),
                 ..whole.clone()
             };
-            let games = play::<TicTacToe>(&shard, &[], 1, &|_| {}).unwrap();
+            let games = play(&GameSetup::<TicTacToe>::new(), &shard, &[], 1, &|_| {}).unwrap();
             let path = dir.join(format!("shard{index}.jsonl"));
             write_results(&path, &shard, &games).unwrap();
             paths.push(path);
@@ -1333,14 +1387,14 @@ mod tests {
     fn sprt_stops_when_decided() {
         let mut header = header(&["minimax:depth=9", "random"], 200);
         header.sprt = Some(Sprt::new(0.0, 100.0, 0.05, 0.05).unwrap());
-        let games = play::<TicTacToe>(&header, &[], 2, &|_| {}).unwrap();
+        let games = play(&GameSetup::<TicTacToe>::new(), &header, &[], 2, &|_| {}).unwrap();
         let summary = Summary::new(&header, &games);
         let (decision, decided_at) = summary.sprt.expect("decided");
         assert_eq!(decision, SprtDecision::AcceptH1);
         assert!(decided_at < 100, "{summary}");
         assert_eq!(summary.games, decided_at);
         // The decision does not depend on the threads.
-        let one = play::<TicTacToe>(&header, &[], 1, &|_| {}).unwrap();
+        let one = play(&GameSetup::<TicTacToe>::new(), &header, &[], 1, &|_| {}).unwrap();
         assert_eq!(Summary::new(&header, &one).sprt, summary.sprt);
         assert!(summary.to_string().contains("H1 accepted"));
     }
@@ -1364,7 +1418,7 @@ mod tests {
         }
         .with_searchers(searchers);
         assert_eq!(header.pairs(), vec![(0, 3), (1, 3), (2, 3)]);
-        let games = play::<TicTacToe>(&header, &[], 2, &|_| {}).unwrap();
+        let games = play(&GameSetup::<TicTacToe>::new(), &header, &[], 2, &|_| {}).unwrap();
         let svg = Summary::new(&header, &games).sweep_chart().unwrap();
         assert_eq!(svg.matches("<circle").count(), 3);
         assert!(svg.contains("vs random"));

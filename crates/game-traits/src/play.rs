@@ -70,6 +70,22 @@ pub enum MatchError<M: std::fmt::Debug> {
     },
 }
 
+impl<M: std::fmt::Debug> MatchError<M> {
+    /// The player whose searcher failed (and so loses the game).
+    pub fn player(&self) -> Player {
+        match self {
+            MatchError::NoMove { player, .. } | MatchError::IllegalMove { player, .. } => *player,
+        }
+    }
+
+    /// The ply (0 = first move) at which it failed.
+    pub fn ply(&self) -> usize {
+        match self {
+            MatchError::NoMove { ply, .. } | MatchError::IllegalMove { ply, .. } => *ply,
+        }
+    }
+}
+
 /// Plays `first` (as [`Player::First`]) against `second` from `start`, both
 /// with `limits`, until the game ends. Both searchers hear every move
 /// through [`Searcher::advance`].
