@@ -20,12 +20,15 @@ fn run(name: &str, args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the example starts");
-    child
+    // An example that refuses its arguments exits before it reads stdin.
+    if let Err(error) = child
         .stdin
         .take()
         .expect("piped stdin")
         .write_all(stdin.as_bytes())
-        .expect("stdin accepts the script");
+    {
+        assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
+    }
     child.wait_with_output().expect("the example ends")
 }
 

@@ -21,7 +21,10 @@
 //! experiment (`othello_rave`, `gumbel_vs_puct`, `custom_evaluator`,
 //! `custom_game`).
 
+pub mod arena;
 pub mod chart;
+#[cfg(feature = "cli")]
+pub mod cli;
 mod games;
 pub mod nboard;
 pub mod play;
@@ -30,3 +33,5 @@ pub mod stats;
 pub mod tournament;
 #[cfg(feature = "networks")]
 pub mod training;
+
+pub use arena::{ArenaGame, Registry};

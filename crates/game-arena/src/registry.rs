@@ -275,7 +275,7 @@ impl ValueKind {
 }
 
 /// Whether `text` can name a searcher, a game or an evaluator.
-fn is_name(text: &str) -> bool {
+pub(crate) fn is_name(text: &str) -> bool {
     !text.is_empty()
         && text
             .chars()
@@ -932,6 +932,13 @@ pub trait RegistryGame: ActionSpace {
         let _ = spec;
         None
     }
+
+    /// The game as [`Registry::builtin`](crate::Registry::builtin) holds
+    /// it: the built-in searchers plus any the game registers of its own
+    /// (the external engines of its protocol). The default has none.
+    fn setup() -> GameSetup<Self> {
+        GameSetup::new()
+    }
 }
 
 /// What a network gives a searcher: values and policies.
@@ -1442,6 +1449,11 @@ macro_rules! games {
         pub const GAMES: &[(&str, &str)] = &[
             $((<$game as RegistryGame>::NAME, <$game as RegistryGame>::SUMMARY)),*
         ];
+
+        /// Adds every built-in game, as its [`RegistryGame::setup`] has it.
+        pub(crate) fn builtin_games(registry: crate::Registry) -> crate::Registry {
+            registry$(.game(<$game as RegistryGame>::setup()))*
+        }
 
         /// Runs `visitor` on the game called `name`.
         ///
