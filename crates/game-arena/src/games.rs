@@ -11,7 +11,7 @@ use gomoku::{Focused, FocusedPlayout, Gomoku, PatternEvaluator, PatternPolicy, T
 use jungle::{Jungle, JungleEvaluator, JunglePlayout};
 
 use crate::registry::{
-    BoxedSearcher, InputError, NetKnowledge, RegistryError, RegistryGame, SearcherSpec,
+    BoxedSearcher, GameSetup, InputError, NetKnowledge, RegistryError, RegistryGame, SearcherSpec,
     load_network, othello_solver,
 };
 
@@ -52,6 +52,11 @@ impl RegistryGame for Board {
 
     fn start() -> Board {
         Board::start()
+    }
+
+    /// An NBoard engine (Edax) as `nboard:cmd=...`.
+    fn setup() -> GameSetup<Self> {
+        GameSetup::new().searcher(&crate::engine::NBOARD_INFO, crate::engine::nboard_factory)
     }
 
     fn random_playout() -> RandomPlayout {
@@ -416,6 +421,11 @@ impl RegistryGame for Focused {
 
     fn start() -> Focused {
         Focused::new(Gomoku::new())
+    }
+
+    /// A Gomocup brain (Rapfi) as `pbrain:cmd=...`.
+    fn setup() -> GameSetup<Self> {
+        GameSetup::new().searcher(&crate::engine::PBRAIN_INFO, crate::engine::pbrain_factory)
     }
 
     fn random_playout() -> FocusedPlayout {

@@ -25,6 +25,7 @@ pub mod arena;
 pub mod chart;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod engine;
 mod games;
 pub mod nboard;
 pub mod play;

@@ -229,6 +229,9 @@ pub struct Engine {
     solve_empties: u32,
     seed: u64,
     searcher: BoxedSearcher<Board>,
+    /// Whether the middle-game searcher stops at a depth (the solver
+    /// after it never does: it searches to the end).
+    takes_depth: bool,
     board: Board,
     depth: Option<u32>,
     contempt: f64,
@@ -243,12 +246,13 @@ impl Engine {
     ///
     /// [`RegistryError`] if the searcher cannot be built for Othello.
     pub fn new(spec: SearcherSpec, solve_empties: u32, seed: u64) -> Result<Engine, RegistryError> {
-        let searcher = Engine::build(&spec, solve_empties, seed)?;
+        let (searcher, takes_depth) = Engine::build(&spec, solve_empties, seed)?;
         Ok(Engine {
             spec,
             solve_empties,
             seed,
             searcher,
+            takes_depth,
             board: Board::start(),
             depth: None,
             contempt: 0.0,
@@ -260,16 +264,16 @@ impl Engine {
         spec: &SearcherSpec,
         solve_empties: u32,
         seed: u64,
-    ) -> Result<BoxedSearcher<Board>, RegistryError> {
+    ) -> Result<(BoxedSearcher<Board>, bool), RegistryError> {
         let searcher = build_searcher::<Board>(spec, seed)?;
+        let takes_depth = searcher.honours(LimitKind::Depth);
         if solve_empties == 0 {
-            return Ok(searcher);
+            return Ok((searcher, takes_depth));
         }
-        Ok(Box::new(Handover::new(
-            searcher,
-            Solver::new(),
-            move |board: &Board| board.empty_count() <= solve_empties,
-        )))
+        let handover = Handover::new(searcher, Solver::new(), move |board: &Board| {
+            board.empty_count() <= solve_empties
+        });
+        Ok((Box::new(handover), takes_depth))
     }
 
     /// The engine's name: `game-search <spec>`, and the solver's reach.
@@ -432,7 +436,7 @@ impl Engine {
     fn limits(&self) -> game_traits::Limits {
         let mut limits = self.spec.limits();
         if let Some(depth) = self.depth
-            && self.searcher.honours(LimitKind::Depth)
+            && self.takes_depth
             && limits.depth.is_none_or(|own| own != depth)
         {
             limits = limits.with_depth(depth);
@@ -644,5 +648,19 @@ mod tests {
         let (out, err) = session(&mut solver, &format!("set game {ffo40}\ngo\n"));
         assert_eq!(err, "");
         assert!(out.contains("=== A2/38.00/"), "{out}");
+    }
+
+    #[test]
+    fn set_depth_reaches_the_middle_game_searcher_in_front_of_the_solver() {
+        for depth in [1, 3] {
+            let mut engine = Engine::new("alphabeta".parse().unwrap(), 8, 1).unwrap();
+            let (out, _) = session(&mut engine, &format!("set depth {depth}\nhint 1\n"));
+            let search = out
+                .lines()
+                .find(|line| line.starts_with("search "))
+                .unwrap_or_else(|| panic!("no search line in {out}"));
+            let searched = search.split_whitespace().nth(4);
+            assert_eq!(searched, Some(depth.to_string().as_str()), "{out}");
+        }
     }
 }
