@@ -491,3 +491,6 @@ pub fn nboard_factory(
     let (command, options) = engine_settings(spec)?;
     Ok(Box::new(NboardEngine::new(command, options)))
 }
+
+#[cfg(all(test, unix))]
+mod tests;

@@ -140,6 +140,12 @@ impl NboardEngine {
         self.process.is_some()
     }
 
+    /// Why the last search failed (the engine forfeits), or `None`; the
+    /// same as [`Searcher::failure`].
+    pub fn failure(&self) -> Option<String> {
+        self.failure.clone()
+    }
+
     /// The running engine, taken out of `self` (put it back after a good
     /// exchange).
     fn ready(&mut self) -> Result<EngineProcess, EngineError> {
@@ -335,6 +341,6 @@ impl Searcher<Board> for NboardEngine {
     }
 
     fn failure(&self) -> Option<String> {
-        self.failure.clone()
+        NboardEngine::failure(self)
     }
 }

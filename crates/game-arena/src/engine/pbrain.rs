@@ -115,6 +115,12 @@ impl PbrainEngine {
         self.process.is_some()
     }
 
+    /// Why the last search failed (the engine forfeits), or `None`; the
+    /// same as [`Searcher::failure`].
+    pub fn failure(&self) -> Option<String> {
+        self.failure.clone()
+    }
+
     /// The running engine, started and with a board of `size` under
     /// `rule`, taken out of `self` (put it back after a good exchange).
     fn ready(&mut self, size: usize, rule: Rule) -> Result<EngineProcess, EngineError> {
@@ -374,6 +380,6 @@ impl<G: GomokuGame> Searcher<G> for PbrainEngine {
     }
 
     fn failure(&self) -> Option<String> {
-        self.failure.clone()
+        PbrainEngine::failure(self)
     }
 }
