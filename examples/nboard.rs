@@ -25,7 +25,8 @@
 //!
 //! Evals are in discs for the player to move. Commands the engine does not
 //! know are ignored, as the protocol asks; a known command with a bad
-//! argument is reported on stderr and the session goes on. The module
+//! argument, and a line that is not UTF-8 or too long, is reported on
+//! stderr and the session goes on until `quit` or the end of stdin. The module
 //! `game_arena::nboard` documents GGF and the details.
 
 use std::io::{self, Write};
@@ -62,9 +63,12 @@ fn main() {
         .unwrap_or_else(|error| cli::usage_error::<Cli>(error));
     let stdout = io::stdout();
     let stderr = io::stderr();
+    // `Engine::run` reads stdin as bytes: no input ends it but `quit` and
+    // the end of stdin; only a failed write (the GUI is gone) does.
     let result = engine.run(io::stdin().lock(), &mut stdout.lock(), &mut stderr.lock());
     if let Err(error) = result.and_then(|()| io::stdout().flush()) {
-        eprintln!("error: {error}");
+        // `eprintln!` would panic if stderr is closed too.
+        let _ = writeln!(io::stderr(), "error: {error}");
         std::process::exit(1);
     }
 }

@@ -13,6 +13,11 @@ mod common;
 use common::example;
 
 fn run(name: &str, args: &[&str], stdin: &str) -> Output {
+    run_bytes(name, args, stdin.as_bytes())
+}
+
+/// [`run`] with any bytes on stdin, UTF-8 or not.
+fn run_bytes(name: &str, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(example(name))
         .args(args)
         .stdin(Stdio::piped())
@@ -21,12 +26,7 @@ fn run(name: &str, args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("the example starts");
     // An example that refuses its arguments exits before it reads stdin.
-    if let Err(error) = child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(stdin.as_bytes())
-    {
+    if let Err(error) = child.stdin.take().expect("piped stdin").write_all(stdin) {
         assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
     }
     child.wait_with_output().expect("the example ends")
@@ -399,6 +399,40 @@ fn nboard_session_through_stdin_and_stdout() {
         stderr.contains("set depth") || stderr.contains("depth"),
         "{stderr}"
     );
+}
+
+#[test]
+fn nboard_reports_any_bytes_and_goes_on_until_quit() {
+    let mut script = b"nboard 2\n\xFF\n\xFE\xFFmove F5\n\x00\x1b[2J\r\nset depth \xC3\n".to_vec();
+    // A line far longer than any command.
+    script.extend(std::iter::repeat_n(b'x', 1 << 20));
+    script.extend_from_slice(b"\nmove F5\nping 5\ngo\nquit\nping 6\n");
+    let output = run_bytes("nboard", &["--engine", "random", "--solve", "0"], &script);
+    let stdout = text(&output.stdout);
+    let stderr = text(&output.stderr);
+    assert!(output.status.success(), "{}: {stderr}", output.status);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "pong 5", "{stdout}");
+    assert_eq!(lines[1], "status thinking", "{stdout}");
+    // Black's F5 was played: White answers one of D6, F4, F6.
+    let reply = lines[2].strip_prefix("=== ").expect("a move reply");
+    assert!(
+        ["D6/", "F4/", "F6/"].iter().any(|mv| reply.starts_with(mv)),
+        "{stdout}"
+    );
+    // `quit` ends the session: `ping 6` is not answered.
+    assert_eq!(lines.len(), 4, "{stdout}");
+    let errors: Vec<&str> = stderr.lines().collect();
+    assert_eq!(errors.len(), 4, "{stderr}");
+    assert_eq!(
+        errors
+            .iter()
+            .filter(|line| line.contains("not valid UTF-8"))
+            .count(),
+        3,
+        "{stderr}"
+    );
+    assert!(errors[3].contains("longer than"), "{stderr}");
 }
 
 #[test]

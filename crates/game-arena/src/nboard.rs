@@ -29,7 +29,9 @@
 //! time in seconds. A command the engine does not know is ignored, as the
 //! protocol asks; a known command with a bad argument is reported on
 //! stderr and changes nothing. NBoard 1.1 sends a bare `F5` for `move
-//! F5`, which is accepted too.
+//! F5`, which is accepted too. Input is read as bytes: a line that is not
+//! UTF-8, or longer than [`MAX_LINE_BYTES`] (the rest of it is skipped),
+//! is reported on stderr and not acted on, and the session goes on.
 //!
 //! GGF, the game format of `set game`: `(;GM[Othello]PC[..]DT[..]PB[..]
 //! PW[..]RE[?]TI[15:00]TY[8]BO[8 <64 squares> <side>]B[F5]W[F6//1.2]...;)`
@@ -47,7 +49,7 @@
 //! (exact disc differences from the solver; a scaled win expectation from
 //! Monte Carlo searchers).
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::time::Instant;
 
 use bitboard_othello::{Board, Move, Solver};
@@ -81,6 +83,92 @@ pub enum NboardError {
     /// `go` or `hint` at a finished position.
     #[error("the game is over: nothing to search")]
     GameOver,
+    /// A line holding bytes that are not UTF-8.
+    #[error("the line is not valid UTF-8")]
+    NotUtf8,
+    /// A line longer than [`MAX_LINE_BYTES`]; its rest was skipped.
+    #[error("the line is longer than {MAX_LINE_BYTES} bytes")]
+    LineTooLong,
+}
+
+/// The longest line the engine reads, line end included: a longer one is
+/// cut there and the rest of it, up to the newline, skipped, so a line
+/// that never ends cannot fill the memory. The longest real command, `set
+/// game` with a whole game, takes a few kilobytes.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Reads one line of `input` as bytes, whatever they are: the line
+/// without its `\n` or `\r\n`, or the error that keeps it from being a
+/// command (with the text read, bytes that are not UTF-8 shown as
+/// U+FFFD). `Ok(None)` at the end of the input.
+fn read_input_line(input: &mut impl BufRead) -> io::Result<Option<(String, Option<NboardError>)>> {
+    let mut bytes = Vec::new();
+    let read = input
+        .by_ref()
+        .take(MAX_LINE_BYTES as u64)
+        .read_until(b'\n', &mut bytes)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    let mut too_long = false;
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    } else if bytes.len() >= MAX_LINE_BYTES {
+        too_long = true;
+        skip_rest_of_line(input)?;
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    let (text, not_utf8) = match String::from_utf8(bytes) {
+        Ok(text) => (text, false),
+        Err(error) => (String::from_utf8_lossy(error.as_bytes()).into_owned(), true),
+    };
+    // A cut line may end in half a character: being cut is the error.
+    let problem = if too_long {
+        Some(NboardError::LineTooLong)
+    } else if not_utf8 {
+        Some(NboardError::NotUtf8)
+    } else {
+        None
+    };
+    Ok(Some((text, problem)))
+}
+
+/// Consumes `input` up to and including the next `\n`, keeping nothing.
+fn skip_rest_of_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let length = buffer.len();
+                input.consume(length);
+            }
+        }
+    }
+}
+
+/// A short, quoted view of a line for an error report.
+fn excerpt(text: &str) -> String {
+    const SHOWN_CHARS: usize = 60;
+    let mut chars = text.trim().chars();
+    let head: String = chars.by_ref().take(SHOWN_CHARS).collect();
+    if chars.next().is_some() {
+        format!("{head:?}...")
+    } else {
+        format!("{head:?}")
+    }
 }
 
 /// Reads a GGF game: the start position and the moves (passes included).
@@ -324,8 +412,7 @@ impl Engine {
             Err(CommandError::Io(error)) => Err(error),
             Err(CommandError::Protocol(error)) => {
                 out.flush()?;
-                writeln!(err, "error: {error} (line {:?})", line.trim())?;
-                err.flush()?;
+                report(err, &error, line)?;
                 Ok(Control::Continue)
             }
         }
@@ -515,6 +602,12 @@ impl Engine {
     }
 }
 
+/// Reports `error`, found in `line`, on `err`.
+fn report(err: &mut impl Write, error: &NboardError, line: &str) -> io::Result<()> {
+    writeln!(err, "error: {error} (line {})", excerpt(line))?;
+    err.flush()
+}
+
 /// A command that failed: a protocol error to report, or output that
 /// could not be written.
 #[derive(Debug)]
@@ -537,19 +630,28 @@ impl From<io::Error> for CommandError {
 
 impl Engine {
     /// Runs a whole session: reads lines from `input` until `quit` or the
-    /// end of the input.
+    /// end of the input. Any bytes are a line: one that is not UTF-8, or
+    /// longer than [`MAX_LINE_BYTES`], is reported on `err` and not acted
+    /// on.
     ///
     /// # Errors
     ///
-    /// Only I/O errors.
+    /// Only I/O errors (bytes that are not UTF-8 are not one).
     pub fn run(
         &mut self,
-        input: impl io::BufRead,
+        mut input: impl BufRead,
         out: &mut impl Write,
         err: &mut impl Write,
     ) -> io::Result<()> {
-        for line in input.lines() {
-            if self.handle(&line?, out, err)? == Control::Quit {
+        while let Some((line, problem)) = read_input_line(&mut input)? {
+            let control = match problem {
+                None => self.handle(&line, out, err)?,
+                Some(error) => {
+                    report(err, &error, &line)?;
+                    Control::Continue
+                }
+            };
+            if control == Control::Quit {
                 break;
             }
         }
@@ -569,9 +671,13 @@ mod tests {
     const GGF: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
 
     fn session(engine: &mut Engine, script: &str) -> (String, String) {
+        session_bytes(engine, script.as_bytes())
+    }
+
+    fn session_bytes(engine: &mut Engine, script: &[u8]) -> (String, String) {
         let mut out = Vec::new();
         let mut err = Vec::new();
-        engine.run(script.as_bytes(), &mut out, &mut err).unwrap();
+        engine.run(script, &mut out, &mut err).unwrap();
         (
             String::from_utf8(out).unwrap(),
             String::from_utf8(err).unwrap(),
@@ -662,5 +768,107 @@ mod tests {
             let searched = search.split_whitespace().nth(4);
             assert_eq!(searched, Some(depth.to_string().as_str()), "{out}");
         }
+    }
+
+    /// Pieces of real commands, so that garbage also holds commands that
+    /// do something (moves, searches, positions) in every state.
+    fn fragments() -> Vec<Vec<u8>> {
+        let mut pieces: Vec<Vec<u8>> = [
+            &b"nboard 2\n"[..],
+            b"set depth 2\n",
+            b"move F5\n",
+            b"F5\n",
+            b"go\n",
+            b"hint 2\n",
+            b"ping 1\n",
+            b"set contempt 1\n",
+            b"\xFF",
+            b"\r",
+            b"\n",
+        ]
+        .iter()
+        .map(|piece| piece.to_vec())
+        .collect();
+        pieces.push(format!("set game {GGF}\n").into_bytes());
+        pieces
+    }
+
+    #[test]
+    fn random_bytes_never_stop_the_engine() {
+        use rand::{RngExt, SeedableRng};
+        const SEQUENCES: usize = 100_000;
+        const SEQUENCES_PER_BATCH: usize = 1_000;
+        // Far from the garbage's own `ping 1`.
+        const PROBE_BASE: usize = 1_000_000;
+        let fragments = fragments();
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(0x6e62_6f61_7264);
+        let mut script = Vec::new();
+        for sequence in 0..SEQUENCES {
+            let pieces = rng.random_range(0..64);
+            for _ in 0..pieces {
+                if rng.random_range(0..8) == 0 {
+                    script.extend_from_slice(&fragments[rng.random_range(0..fragments.len())]);
+                } else {
+                    script.push(rng.random::<u8>());
+                }
+            }
+            if (sequence + 1) % SEQUENCES_PER_BATCH == 0 {
+                // End any half line, then prove the engine still answers.
+                let batch = sequence / SEQUENCES_PER_BATCH;
+                script.extend(format!("\nping {}\n", PROBE_BASE + batch).into_bytes());
+            }
+        }
+        script.extend_from_slice(b"\nping 5\nquit\nping 6\n");
+        let mut engine = Engine::new("random".parse().unwrap(), 0, 1).unwrap();
+        let (out, err) = session_bytes(&mut engine, &script);
+        let probes: Vec<usize> = out
+            .lines()
+            .filter_map(|line| line.strip_prefix("pong "))
+            .filter_map(|number| number.parse().ok())
+            .filter(|&number| number >= PROBE_BASE)
+            .collect();
+        let expected: Vec<usize> = (0..SEQUENCES / SEQUENCES_PER_BATCH)
+            .map(|batch| PROBE_BASE + batch)
+            .collect();
+        assert_eq!(probes, expected);
+        // `quit` ends the session: `ping 6` is never read.
+        assert!(
+            out.ends_with("pong 5\n"),
+            "{}",
+            &out[out.len().saturating_sub(200)..]
+        );
+        assert!(err.contains("error: the line is not valid UTF-8"));
+        for line in out.lines() {
+            let known = [
+                "pong ",
+                "set myname ",
+                "status",
+                "=== ",
+                "search ",
+                "learned",
+            ];
+            assert!(
+                known.iter().any(|start| line.starts_with(start)),
+                "unexpected output line {line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_bytes_and_endless_lines_are_reported_and_skipped() {
+        let mut engine = Engine::new("random".parse().unwrap(), 0, 1).unwrap();
+        let mut script = b"ping 1\r\nmove \xFF5\r\n".to_vec();
+        // A line far beyond the cap, then a command right after it.
+        script.extend(std::iter::repeat_n(b'F', 4 * MAX_LINE_BYTES));
+        script.extend_from_slice(b"\nping 2\nmove F5\nquit\n");
+        let (out, err) = session_bytes(&mut engine, &script);
+        assert_eq!(out, "pong 1\npong 2\n");
+        let errors: Vec<&str> = err.lines().collect();
+        assert_eq!(errors.len(), 2, "{err}");
+        assert!(errors[0].contains("not valid UTF-8"), "{err}");
+        assert!(errors[1].contains("longer than"), "{err}");
+        assert!(errors[1].len() < 200, "the report quotes only the start");
+        // The bad move was not played; F5 was.
+        assert_eq!(engine.board().empty_count(), 59);
     }
 }

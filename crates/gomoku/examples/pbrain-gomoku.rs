@@ -25,7 +25,7 @@
 #[path = "common/searchers.rs"]
 mod searchers;
 
-use std::io;
+use std::io::{self, Write};
 
 use gomoku::protocol::{Brain, run};
 use searchers::SearcherKind;
@@ -93,12 +93,16 @@ fn main() {
             .searcher
             .build(settings, options.threads, options.seed)
     });
+    // `run` reads stdin as bytes: any bytes get an answer, only END or the
+    // end of stdin stop it. A write error (the manager closed the pipe)
+    // ends the brain with a word on stderr, never a panic.
     if let Err(error) = run(
         &mut brain,
         io::BufReader::new(io::stdin()),
         io::stdout().lock(),
     ) {
-        eprintln!("pbrain-gomoku: {error}");
+        // `eprintln!` would panic if stderr is closed too.
+        let _ = writeln!(io::stderr(), "pbrain-gomoku: {error}");
         std::process::exit(1);
     }
 }

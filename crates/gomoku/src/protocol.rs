@@ -41,6 +41,12 @@
 //!   handle (bad coordinates, an occupied cell, a malformed `BOARD` line,
 //!   reported at `DONE`) gets `ERROR ...`, and the brain goes on.
 //!   `MESSAGE text` lines go to the manager's log, just before an answer.
+//! * Input is read as bytes ([`read_input_line`]): a line that is not
+//!   UTF-8, or longer than [`MAX_LINE_BYTES`] (the rest of it is skipped),
+//!   is never acted on. It is answered `ERROR ...`, except inside a `BOARD`
+//!   block (reported at `DONE`) and on an `INFO` line (a `MESSAGE` before
+//!   the next answer), where an answer would be taken for another one.
+//!   Every answer is one line, whatever the input held.
 //! * The renju manager judges forbidden moves; this brain never plays one
 //!   as Black.
 //!
@@ -55,7 +61,7 @@
 //! (and within a share of `time_left` when the match time is limited):
 //! the search gets that budget minus a safety margin ([`Timing`]).
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -143,6 +149,134 @@ impl Timing {
     }
 }
 
+/// The longest line the brain reads, line end included: a longer one is
+/// cut there and the rest of it, up to the newline, skipped, so a line
+/// that never ends cannot fill the memory. Real commands are far shorter
+/// (a `BOARD` block sends one short line per stone).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Messages kept for the next answer; more are counted, not kept, so a
+/// stream of malformed `INFO` lines cannot fill the memory.
+const MAX_PENDING_MESSAGES: usize = 16;
+
+/// Why a line of input is not acted on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LineProblem {
+    /// The line holds bytes that are not UTF-8.
+    #[error("the line is not valid UTF-8")]
+    NotUtf8,
+    /// The line is longer than [`MAX_LINE_BYTES`]; its rest was skipped.
+    #[error("the line is longer than {MAX_LINE_BYTES} bytes")]
+    TooLong,
+}
+
+/// One line of input, as [`read_input_line`] read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputLine {
+    /// The line without its line end (`\n` or `\r\n`); bytes that are not
+    /// UTF-8 replaced by U+FFFD; of a line too long, its first
+    /// [`MAX_LINE_BYTES`].
+    pub text: String,
+    /// What makes the line unusable, if anything.
+    pub problem: Option<LineProblem>,
+}
+
+impl InputLine {
+    /// A line read as valid text.
+    pub fn text(text: impl Into<String>) -> Self {
+        InputLine {
+            text: text.into(),
+            problem: None,
+        }
+    }
+}
+
+/// Reads one line of `input` as bytes, whatever they are: up to the next
+/// `\n` or the end of the input, at most [`MAX_LINE_BYTES`] of it kept.
+/// `Ok(None)` at the end of the input.
+///
+/// # Errors
+///
+/// The input's own errors (bytes that are not UTF-8 are not one: they are
+/// the line's [`problem`](InputLine::problem)).
+pub fn read_input_line(input: &mut impl BufRead) -> io::Result<Option<InputLine>> {
+    let mut bytes = Vec::new();
+    let read = input
+        .by_ref()
+        .take(MAX_LINE_BYTES as u64)
+        .read_until(b'\n', &mut bytes)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    let mut too_long = false;
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    } else if bytes.len() >= MAX_LINE_BYTES {
+        too_long = true;
+        skip_rest_of_line(input)?;
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    let (text, not_utf8) = match String::from_utf8(bytes) {
+        Ok(text) => (text, false),
+        Err(error) => (String::from_utf8_lossy(error.as_bytes()).into_owned(), true),
+    };
+    // A cut line may end in half a character: being cut is the problem.
+    let problem = if too_long {
+        Some(LineProblem::TooLong)
+    } else if not_utf8 {
+        Some(LineProblem::NotUtf8)
+    } else {
+        None
+    };
+    Ok(Some(InputLine { text, problem }))
+}
+
+/// Consumes `input` up to and including the next `\n`, keeping nothing.
+fn skip_rest_of_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let length = buffer.len();
+                input.consume(length);
+            }
+        }
+    }
+}
+
+/// A short, quoted, one-line view of `text` for an answer.
+fn excerpt(text: &str) -> String {
+    const SHOWN_CHARS: usize = 40;
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(SHOWN_CHARS).collect();
+    if chars.next().is_some() {
+        format!("{head:?}...")
+    } else {
+        format!("{head:?}")
+    }
+}
+
+/// Whether `line` is the `END` command.
+fn is_end(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|command| command.eq_ignore_ascii_case("END"))
+}
+
 /// Whether the brain goes on after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -192,6 +326,8 @@ pub struct Brain<S, F> {
     game: Option<Gomoku>,
     block: Option<BoardBlock>,
     messages: Vec<String>,
+    /// Messages beyond [`MAX_PENDING_MESSAGES`], counted for the next answer.
+    dropped_messages: usize,
     unsatisfied: Option<String>,
     about: String,
     stop: Arc<AtomicBool>,
@@ -215,6 +351,7 @@ where
             game: None,
             block: None,
             messages: Vec::new(),
+            dropped_messages: 0,
             unsatisfied: None,
             about: format!(
                 "name=\"pbrain-gomoku\", version=\"{}\", author=\"The game-search developers\", www=\"https://github.com/game-search/game-search\"",
@@ -281,6 +418,11 @@ where
         if line.is_empty() {
             return Ok(Flow::Continue);
         }
+        // END ends the brain anywhere, even inside a BOARD block (the
+        // reader has stopped reading by then).
+        if is_end(line) {
+            return Ok(Flow::End);
+        }
         if self.block.is_some() {
             self.board_line(line, received, out)?;
             return Ok(Flow::Continue);
@@ -289,9 +431,6 @@ where
             Some((command, rest)) => (command.to_ascii_uppercase(), rest.trim()),
             None => (line.to_ascii_uppercase(), ""),
         };
-        if command == "END" {
-            return Ok(Flow::End);
-        }
         if command == "INFO" {
             self.info(rest);
             return Ok(Flow::Continue);
@@ -329,16 +468,77 @@ where
         self.reply(out, answer)
     }
 
+    /// Handles one line as [`read_input_line`] read it, received at
+    /// `received`: a usable line as [`handle_line_at`](Brain::handle_line_at)
+    /// does; one with a [`LineProblem`] is not acted on and gets
+    /// `ERROR ...` (inside a `BOARD` block, at `DONE`; on an `INFO` line, a
+    /// `MESSAGE` before the next answer).
+    ///
+    /// # Errors
+    ///
+    /// Only errors of `out`.
+    pub fn handle_input_at(
+        &mut self,
+        line: &InputLine,
+        received: Instant,
+        out: &mut impl Write,
+    ) -> io::Result<Flow> {
+        let Some(problem) = line.problem else {
+            return self.handle_line_at(&line.text, received, out);
+        };
+        if let Some(block) = self.block.as_mut() {
+            block.lines += 1;
+            if block.error.is_none() {
+                block.error = Some(format!("BOARD line {}: {problem}", block.lines));
+            }
+            return Ok(Flow::Continue);
+        }
+        let is_info = line
+            .text
+            .split_whitespace()
+            .next()
+            .is_some_and(|command| command.eq_ignore_ascii_case("INFO"));
+        if is_info {
+            // The manager reads no answer to INFO.
+            self.message(format!(
+                "ignored INFO line {}: {problem}",
+                excerpt(&line.text)
+            ));
+            return Ok(Flow::Continue);
+        }
+        self.reply(out, format!("ERROR {problem}: {}", excerpt(&line.text)))
+    }
+
+    /// Keeps `message` for the next answer, or counts it once enough are
+    /// waiting.
+    fn message(&mut self, message: String) {
+        if self.messages.len() < MAX_PENDING_MESSAGES {
+            self.messages.push(message);
+        } else {
+            self.dropped_messages += 1;
+        }
+    }
+
     /// Writes the pending messages and `answer`, and flushes; nothing once
-    /// `END` has been read (the manager wants no answer after it).
+    /// `END` has been read (the manager wants no answer after it). Each is
+    /// one line: line breaks that came from the input are blanked.
     fn reply(&mut self, out: &mut impl Write, answer: String) -> io::Result<Flow> {
         if self.stop.load(Ordering::Relaxed) {
             return Ok(Flow::Continue);
         }
+        let one_line = |text: &str| text.replace(['\r', '\n'], " ");
         for message in self.messages.drain(..) {
-            writeln!(out, "MESSAGE {message}")?;
+            writeln!(out, "MESSAGE {}", one_line(&message))?;
         }
-        writeln!(out, "{answer}")?;
+        if self.dropped_messages > 0 {
+            writeln!(
+                out,
+                "MESSAGE {} more messages dropped",
+                self.dropped_messages
+            )?;
+            self.dropped_messages = 0;
+        }
+        writeln!(out, "{}", one_line(&answer))?;
         out.flush()?;
         if let Some(mv) = self.to_advance.take()
             && let Some(searcher) = self.searcher.as_mut()
@@ -355,39 +555,42 @@ where
         };
         let number = || value.parse::<i64>();
         let millis = |value: i64| Duration::from_millis(value.max(0) as u64);
-        let malformed = |messages: &mut Vec<String>| {
-            messages.push(format!("ignored INFO {key} {value:?}: not a number"));
+        let malformed = |brain: &mut Self| {
+            brain.message(format!(
+                "ignored INFO {key} {}: not a number",
+                excerpt(value)
+            ));
         };
         match key.as_str() {
             "timeout_turn" => match number() {
                 Ok(ms) => self.settings.timeout_turn = millis(ms),
-                Err(_) => malformed(&mut self.messages),
+                Err(_) => malformed(self),
             },
             "timeout_match" => match number() {
                 Ok(0) => self.settings.timeout_match = None,
                 Ok(ms) => self.settings.timeout_match = Some(millis(ms)),
-                Err(_) => malformed(&mut self.messages),
+                Err(_) => malformed(self),
             },
             "time_left" => match number() {
                 Ok(2_147_483_647) => self.settings.time_left = None,
                 Ok(ms) => self.settings.time_left = Some(millis(ms)),
-                Err(_) => malformed(&mut self.messages),
+                Err(_) => malformed(self),
             },
             "max_memory" => match value.parse::<u64>() {
                 Ok(0) => self.set_memory(None),
                 Ok(bytes) => self.set_memory(Some(bytes)),
-                Err(_) => malformed(&mut self.messages),
+                Err(_) => malformed(self),
             },
             "game_type" => match value.parse::<u32>() {
                 Ok(game_type) => self.settings.game_type = Some(game_type),
-                Err(_) => malformed(&mut self.messages),
+                Err(_) => malformed(self),
             },
             "rule" => match value.parse::<u32>() {
                 Ok(bits) => match Rule::from_protocol(bits) {
                     Ok(rule) => self.set_rule(rule),
                     Err(error) => self.unsatisfied = Some(error.to_string()),
                 },
-                Err(_) => malformed(&mut self.messages),
+                Err(_) => malformed(self),
             },
             "folder" => self.settings.folder = Some(value.to_string()),
             // Debugging aids and unknown keys need nothing.
@@ -754,8 +957,9 @@ fn format_move(mv: Move, size: usize) -> String {
 }
 
 /// Runs `brain` on `input` and `output` until `END` or the end of the
-/// input. The input is read on a thread of its own, each line stamped with
-/// its arrival time; an `END` read while the brain thinks stops the search
+/// input. The input is read on a thread of its own, line by line as bytes
+/// ([`read_input_line`]: any bytes are a line, answered `ERROR` if they
+/// cannot be a command), each line stamped with its arrival time; an `END` read while the brain thinks stops the search
 /// at once. (The reader thread is not joined: it ends with the input, or
 /// with the process.)
 ///
@@ -770,29 +974,24 @@ where
     W: Write,
 {
     let stop = brain.stop_flag();
-    let (sender, receiver) = mpsc::channel::<(String, Instant)>();
+    let (sender, receiver) = mpsc::channel::<(InputLine, Instant)>();
     std::thread::spawn(move || {
         let mut input = input;
-        let mut line = String::new();
-        loop {
-            line.clear();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let received = Instant::now();
-                    let is_end = line.trim().eq_ignore_ascii_case("END");
-                    if is_end {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    if sender.send((line.clone(), received)).is_err() || is_end {
-                        break;
-                    }
-                }
+        // Bytes that are not UTF-8 are a line's problem, not the input's
+        // end: only the end of the input or its own error stop the reader.
+        while let Ok(Some(line)) = read_input_line(&mut input) {
+            let received = Instant::now();
+            let ends = line.problem.is_none() && is_end(&line.text);
+            if ends {
+                stop.store(true, Ordering::Relaxed);
+            }
+            if sender.send((line, received)).is_err() || ends {
+                break;
             }
         }
     });
     for (line, received) in receiver {
-        if brain.handle_line_at(&line, received, &mut output)? == Flow::End {
+        if brain.handle_input_at(&line, received, &mut output)? == Flow::End {
             break;
         }
     }

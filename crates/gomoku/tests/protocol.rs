@@ -8,7 +8,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{OnceLock, mpsc};
+use std::sync::{Mutex, MutexGuard, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use game_traits::{Game, GreedySearcher, Player, Searcher};
@@ -421,8 +421,20 @@ fn scripted_session(mut session: impl Session, turn_ms: u64) {
     session.end();
 }
 
+/// Held by every test that checks answers against a turn time: run side by
+/// side on a machine with few cores, their searches starve one another
+/// past the limit.
+fn one_timed_test_at_a_time() -> MutexGuard<'static, ()> {
+    static TIMED: Mutex<()> = Mutex::new(());
+    // A failed test poisons the lock; the others still run.
+    TIMED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 #[test]
 fn scripted_session_in_process() {
+    let _serial = one_timed_test_at_a_time();
     // A quick searcher: the tactical layer around one ply of the pattern
     // evaluator.
     let brain = Brain::new(|_| {
@@ -477,6 +489,7 @@ fn brain_binary() -> PathBuf {
 
 #[test]
 fn scripted_session_through_the_binary() {
+    let _serial = one_timed_test_at_a_time();
     let binary = brain_binary();
     let session = Process::start(&binary, &["--seed", "3"]);
     // A second per move: the brain's margin (a tenth) then also covers a
@@ -501,6 +514,7 @@ fn the_binary_refuses_bad_arguments() {
 
 #[test]
 fn end_stops_a_search_at_once() {
+    let _serial = one_timed_test_at_a_time();
     let binary = brain_binary();
     let mut session = Process::start(&binary, &[]);
     session.send("START 15");
@@ -526,8 +540,103 @@ fn end_stops_a_search_at_once() {
     );
 }
 
+/// The next answer of the binary, or a failure saying what was asked.
+fn next_answer(session: &mut Process, after: &str) -> String {
+    loop {
+        match session.lines.recv_timeout(Duration::from_secs(10)) {
+            Ok(line) if line.starts_with("MESSAGE") => continue,
+            Ok(line) => return line,
+            Err(_) => panic!("no answer after {after:?}: the brain has stopped"),
+        }
+    }
+}
+
+#[test]
+fn the_binary_answers_any_bytes_and_goes_on() {
+    let _serial = one_timed_test_at_a_time();
+    let binary = brain_binary();
+    let mut session = Process::start(&binary, &["--searcher", "greedy"]);
+    // Each line gets one answer, except INFO (none).
+    let garbage: [(&[u8], &str); 9] = [
+        (b"\xFF\r\n", "ERROR the line is not valid UTF-8"),
+        (
+            b"\x00\x01TURN \xFE,\xFF\r\n",
+            "ERROR the line is not valid UTF-8",
+        ),
+        (b"START 0\r\n", "ERROR"),
+        (b"START 99999\r\n", "ERROR"),
+        (b"START 18446744073709551616\r\n", "ERROR"),
+        (b"TURN -1,5\r\n", "ERROR"),
+        (b"\x1b[2J\x00\r\n", "UNKNOWN"),
+        (
+            b"INFO timeout_turn \xFF\r\nINFO rule 99999999999\r\n",
+            "(none)",
+        ),
+        // A lone CR is blank space inside a line.
+        (b"ABOUT\rTURN 1,1\r\n", "name="),
+    ];
+    for (bytes, answer) in garbage {
+        session.stdin.write_all(bytes).unwrap();
+        // The INFO lines get no answer: the next line's answer comes next.
+        if bytes.starts_with(b"INFO") {
+            continue;
+        }
+        session.stdin.flush().unwrap();
+        let after = String::from_utf8_lossy(bytes).into_owned();
+        let got = next_answer(&mut session, &after);
+        assert!(got.starts_with(answer), "{after:?} answered {got:?}");
+    }
+    // A line far longer than any command, then real commands.
+    session.stdin.write_all(&vec![b'7'; 1 << 20]).unwrap();
+    session.send("");
+    let got = next_answer(&mut session, "a 1 MiB line");
+    assert!(got.starts_with("ERROR the line is longer"), "{got:?}");
+    expect(&mut session, "START 15", "OK");
+    session.tell("INFO timeout_turn 300");
+    expect(&mut session, "BEGIN", "7,7");
+    let mut game = Gomoku::with_size(15, Rule::Freestyle).unwrap();
+    game.play(parse_move("7,7", 15));
+    game.play(parse_move("8,8", 15));
+    ask_move(&mut session, "TURN 8,8", &mut game, Duration::from_secs(10));
+    session.end();
+}
+
+#[test]
+fn the_binary_ends_cleanly_when_its_output_is_closed() {
+    let binary = brain_binary();
+    let mut child = Command::new(&binary)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The manager is gone: nobody reads the answers.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"START 15\r\nABOUT\r\n").unwrap();
+    stdin.flush().unwrap();
+    let started = Instant::now();
+    // Stdin stays open: only the failed write can end the brain.
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the brain goes on with nowhere to write"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    drop(stdin);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(1), "{status}: {stderr}");
+}
+
 #[test]
 fn every_searcher_of_the_binary_plays_within_the_turn_time() {
+    let _serial = one_timed_test_at_a_time();
     let binary = brain_binary();
     let turn_ms = 300;
     let limit = Duration::from_millis(turn_ms);

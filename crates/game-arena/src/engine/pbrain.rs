@@ -35,7 +35,10 @@ use super::{EngineCommand, EngineError, EngineOptions, deadline_after, first_wor
 /// let report = rapfi.search(&game, &Limits::time(Duration::from_millis(500)));
 /// match report.best {
 ///     Some(mv) => println!("rapfi plays {mv}"),
-///     None => println!("rapfi failed: {:?}", rapfi.failure()),
+///     None => println!(
+///         "rapfi failed: {:?}",
+///         Searcher::<gomoku::Focused>::failure(&rapfi)
+///     ),
 /// }
 /// ```
 pub struct PbrainEngine {
