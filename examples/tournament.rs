@@ -9,7 +9,7 @@
 //! cargo run --release --example tournament -- --list       # searchers, settings, games
 //! cargo run --release --example tournament -- uct:iters=2000 rave:iters=2000 greedy \
 //!     --game othello --games 20 --out results.jsonl         # JSON lines, --resume to continue
-//! cargo run --release --example tournament -- rave uct --sprt 0,50 --games 2000
+//! cargo run --release --example tournament -- rave uct --sprt 0,5 --games 2000   # nElo bounds, game pairs
 //! cargo run --release --example tournament -- merge part*.jsonl --out all.jsonl
 //! ```
 

@@ -8,7 +8,8 @@
 //! game-arena --list                                    # searchers, settings, games
 //! game-arena uct:iters=2000 rave:iters=2000 greedy \
 //!     --game othello --games 20 --out results.jsonl    # --resume to continue
-//! game-arena rave uct --sprt 0,50 --games 2000
+//! game-arena rave uct --sprt 0,5 --games 2000       # nElo bounds, game pairs
+//! game-arena rave uct --sprt 0,50 --sprt-model trinomial
 //! game-arena uct greedy random --sweep iters=250,500,1000 --svg sweep.svg
 //! game-arena ... --shard 3/8 --out part3.jsonl
 //! game-arena merge part*.jsonl --out all.jsonl
@@ -48,10 +49,10 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::arena::{ArenaGame, Registry};
 use crate::registry::{BUDGET_KEYS, SEARCHERS, SearcherInfo};
-use crate::stats::Sprt;
+use crate::stats::{Sprt, SprtModel};
 use crate::tournament::{
     FORMAT_VERSION, GameRecord, Header, Pairing, Shard, Summary, TournamentError, merge,
-    open_results, write_results,
+    open_results, read_results, write_results,
 };
 
 /// The default tournament: built-in searchers only, so it runs on any
@@ -122,9 +123,17 @@ struct RunArgs {
     gauntlet: bool,
     /// Play the first searcher against the second until the SPRT of H0
     /// "Elo difference ELO0" against H1 "ELO1" is decided (or --games run
-    /// out).
+    /// out). The bounds are normalized Elo with the default
+    /// --sprt-model, logistic Elo with the others.
     #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt_bounds)]
     sprt: Option<(f64, f64)>,
+    /// The SPRT's statistics: pentanomial (game pairs, bounds in
+    /// normalized Elo, as fastchess by default), pentanomial-logistic
+    /// (game pairs, logistic Elo) or trinomial (single games, logistic
+    /// Elo, the model of results files written before there were models).
+    /// Default: pentanomial, or with --resume the model of the file.
+    #[arg(long, value_name = "MODEL", value_parser = clap::value_parser!(SprtModel))]
+    sprt_model: Option<SprtModel>,
     /// SPRT false-positive rate.
     #[arg(long, default_value_t = 0.05)]
     alpha: f64,
@@ -347,9 +356,12 @@ fn header_from(game: &dyn ArenaGame, args: &RunArgs) -> Result<Header, Failure> 
             variants: count,
         };
     }
+    let model = args.sprt_model.unwrap_or_default();
     let sprt = args
         .sprt
-        .map(|(elo0, elo1)| Sprt::new(elo0, elo1, args.alpha, args.beta))
+        .map(|(elo0, elo1)| {
+            Sprt::new(elo0, elo1, args.alpha, args.beta).map(|sprt| sprt.with_model(model))
+        })
         .transpose()
         .map_err(usage)?;
     Ok(Header {
@@ -415,7 +427,14 @@ fn run_tournament(registry: &Registry, args: &RunArgs) -> Result<(), Failure> {
             .next()
             .ok_or_else(|| usage("the registry holds no game"))?,
     };
-    let header = header_from(game, args)?;
+    let mut header = header_from(game, args)?;
+    if args.resume
+        && args.sprt_model.is_none()
+        && let (Some(sprt), Some(path)) = (&mut header.sprt, &args.out)
+        && let Some(model) = sprt_model_of_file(path)
+    {
+        sprt.model = model;
+    }
     let specs = game.validate(&header).map_err(usage)?;
     let threads = args
         .threads
@@ -490,6 +509,14 @@ fn run_tournament(registry: &Registry, args: &RunArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The SPRT model of the results file at `path`, if it can be read and
+/// holds an SPRT (a file too old to name one reads as trinomial).
+fn sprt_model_of_file(path: &Path) -> Option<SprtModel> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let (header, _, _) = read_results(path, &text).ok()?;
+    header.sprt.map(|sprt| sprt.model)
+}
+
 fn write_chart(summary: &Summary, svg: Option<&Path>) -> Result<(), TournamentError> {
     let Some(path) = svg else {
         return Ok(());
@@ -545,10 +572,69 @@ mod tests {
             &["game-arena", "--game", "chess"],
             &["game-arena", "random", "random", "--game", "tictactoe"],
             &["game-arena", "random", "greedy", "--sprt", "50"],
+            &[
+                "game-arena",
+                "random",
+                "greedy",
+                "--sprt",
+                "0,5",
+                "--sprt-model",
+                "binomial",
+            ],
             &["game-arena", "--sweep", "iters=1"],
         ] {
             assert_eq!(run(&registry, args), ExitCode::from(2), "{args:?}");
         }
+    }
+
+    #[test]
+    fn resuming_an_old_sprt_file_keeps_its_trinomial_model() {
+        let registry = Registry::builtin();
+        let dir = std::env::temp_dir().join(format!("cli-old-sprt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("old.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let out = path.to_str().unwrap();
+        let args = |extra: &[&'static str]| {
+            let mut args = vec![
+                "game-arena",
+                "random",
+                "greedy",
+                "--game",
+                "tictactoe",
+                "--games",
+                "4",
+                "--sprt",
+                "0,50",
+                "--threads",
+                "1",
+                "--quiet",
+                "--out",
+            ];
+            args.push(out);
+            args.extend_from_slice(extra);
+            args.into_iter().map(String::from).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            run(&registry, args(&["--sprt-model", "trinomial"])),
+            ExitCode::SUCCESS
+        );
+        // A file of a version without models: no model in its header.
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(r#","model":"trinomial""#), "{text}");
+        std::fs::write(&path, text.replacen(r#","model":"trinomial""#, "", 1)).unwrap();
+        assert_eq!(sprt_model_of_file(&path), Some(SprtModel::Trinomial));
+        // Without --sprt-model, --resume takes the file's model.
+        assert_eq!(run(&registry, args(&["--resume"])), ExitCode::SUCCESS);
+        // Another model is another tournament.
+        assert_eq!(
+            run(
+                &registry,
+                args(&["--resume", "--sprt-model", "pentanomial"])
+            ),
+            ExitCode::FAILURE
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -43,7 +43,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::chart::{Point, Series, score_chart};
 use crate::registry::{GameSetup, RegistryError, RegistryGame, SearcherSpec, ignored_budget};
-use crate::stats::{Sprt, SprtDecision, elo_estimate, likelihood_of_superiority};
+use crate::stats::{
+    GameScore, Pentanomial, Sprt, SprtDecision, elo_estimate, likelihood_of_superiority,
+};
 
 /// The version of the results format written in every header.
 pub const FORMAT_VERSION: u32 = 1;
@@ -420,6 +422,47 @@ impl GameRecord {
         };
         tally.record(self.result.outcome(), player);
     }
+
+    /// What this game gave searcher `side` (which must have played it).
+    fn score_for(&self, side: usize) -> GameScore {
+        let player = if side == self.first {
+            Player::First
+        } else {
+            Player::Second
+        };
+        GameScore::of(self.result.outcome(), player)
+    }
+}
+
+/// The pentanomial counts of pairing `pairing` of `header` from `records`,
+/// for the pairing's first searcher: the games of one opening (one with
+/// each colour) make a pair; a pair counts once both of its games are in
+/// `records`, and a game whose partner is missing is left out (it still
+/// counts in the [`Tally`] of the pairing).
+pub fn pentanomial<'a>(
+    header: &Header,
+    records: impl IntoIterator<Item = &'a GameRecord>,
+    pairing: usize,
+) -> Pentanomial {
+    let Some(&(side, _)) = header.pairs().get(pairing) else {
+        return Pentanomial::default();
+    };
+    let mut by_opening: BTreeMap<u32, Vec<GameScore>> = BTreeMap::new();
+    for record in records {
+        if record.pair == pairing {
+            by_opening
+                .entry(record.opening)
+                .or_default()
+                .push(record.score_for(side));
+        }
+    }
+    let mut counts = Pentanomial::default();
+    for scores in by_opening.values() {
+        if let [first, second] = scores[..] {
+            counts.add_pair(first, second);
+        }
+    }
+    counts
 }
 
 /// A line of a results file.
@@ -568,13 +611,17 @@ pub fn play<G: RegistryGame>(
     let specs = header.validate_with(setup)?;
     let have: BTreeSet<u64> = done.iter().map(|record| record.id).collect();
     let todo: Vec<u64> = header.ids().filter(|id| !have.contains(id)).collect();
-    let all: Mutex<BTreeMap<u64, GameRecord>> = Mutex::new(
-        done.iter()
+    let mut played = Played {
+        all: done
+            .iter()
             .map(|record| (record.id, record.clone()))
             .collect(),
-    );
+        sprt: header.sprt.map(SprtTracker::new),
+    };
+    let decided_already = played.advance_sprt();
+    let played = Mutex::new(played);
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(header.sprt.is_some() && sprt_outcome(header, done).is_some());
+    let stop = AtomicBool::new(decided_already);
     let failure: Mutex<Option<TournamentError>> = Mutex::new(None);
     let new: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -588,14 +635,12 @@ pub fn play<G: RegistryGame>(
                     match play_game(setup, header, &specs, id) {
                         Ok(record) => {
                             on_game(&record);
-                            let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
-                            all.insert(id, record.clone());
-                            if header.sprt.is_some() {
-                                let prefix = unbroken_prefix(&all);
-                                if sprt_outcome(header, &prefix).is_some() {
-                                    stop.store(true, Ordering::Relaxed);
-                                }
+                            let mut played = played.lock().unwrap_or_else(|e| e.into_inner());
+                            played.all.insert(id, record.clone());
+                            if played.advance_sprt() {
+                                stop.store(true, Ordering::Relaxed);
                             }
+                            drop(played);
                             new.lock().unwrap_or_else(|e| e.into_inner()).push(record);
                         }
                         Err(error) => {
@@ -618,32 +663,95 @@ pub fn play<G: RegistryGame>(
     Ok(new)
 }
 
-/// The games with ids `0, 1, 2, ...` up to the first one missing.
-fn unbroken_prefix(all: &BTreeMap<u64, GameRecord>) -> Vec<GameRecord> {
-    all.values()
-        .enumerate()
-        .take_while(|(index, record)| record.id == *index as u64)
-        .map(|(_, record)| record.clone())
-        .collect()
+/// The games played so far and the SPRT following them.
+struct Played {
+    all: BTreeMap<u64, GameRecord>,
+    sprt: Option<SprtTracker>,
+}
+
+impl Played {
+    /// Feeds the SPRT the games that now continue its unbroken run of ids;
+    /// whether it is decided.
+    fn advance_sprt(&mut self) -> bool {
+        let Some(tracker) = &mut self.sprt else {
+            return false;
+        };
+        while tracker.decision.is_none() {
+            match self.all.get(&tracker.next_id) {
+                Some(record) => tracker.push(record),
+                None => break,
+            }
+        }
+        tracker.decision.is_some()
+    }
+}
+
+/// An SPRT over the games of a two-searcher match, fed in id order (the
+/// schedule's first unbroken run), from the first searcher's side. Games
+/// `2k` and `2k + 1` are opening `k` with both colours: with a pentanomial
+/// model the test is decided only when such a pair is complete.
+#[derive(Clone, Debug)]
+struct SprtTracker {
+    sprt: Sprt,
+    /// The id of the next game it expects.
+    next_id: u64,
+    tally: Tally,
+    pentanomial: Pentanomial,
+    /// The first game of a pair whose second game is still to come.
+    open_pair: Option<(u32, GameScore)>,
+    /// The decision and the games that made it.
+    decision: Option<(SprtDecision, usize)>,
+}
+
+impl SprtTracker {
+    fn new(sprt: Sprt) -> SprtTracker {
+        SprtTracker {
+            sprt,
+            next_id: 0,
+            tally: Tally::default(),
+            pentanomial: Pentanomial::default(),
+            open_pair: None,
+            decision: None,
+        }
+    }
+
+    /// Counts `record`, the game with id `next_id`, and decides if it can.
+    fn push(&mut self, record: &GameRecord) {
+        debug_assert_eq!(record.id, self.next_id);
+        self.next_id += 1;
+        record.record_for(0, &mut self.tally);
+        let score = record.score_for(0);
+        let at_pair_boundary = match self.open_pair.take() {
+            Some((opening, first)) if opening == record.opening => {
+                self.pentanomial.add_pair(first, score);
+                true
+            }
+            _ => {
+                self.open_pair = Some((record.opening, score));
+                false
+            }
+        };
+        if (at_pair_boundary || !self.sprt.model.uses_pairs())
+            && let Some(decision) = self.sprt.decide(&self.tally, &self.pentanomial)
+        {
+            self.decision = Some((decision, self.tally.games() as usize));
+        }
+    }
 }
 
 /// An SPRT's decision and the number of games (of the schedule's first
-/// unbroken run) that made it.
+/// unbroken run) that made it: with a pentanomial model, always a whole
+/// number of pairs.
 fn sprt_outcome(header: &Header, records: &[GameRecord]) -> Option<(SprtDecision, usize)> {
-    let sprt = header.sprt?;
-    let mut sorted: Vec<&GameRecord> = records.iter().collect();
-    sorted.sort_by_key(|record| record.id);
-    let mut tally = Tally::default();
-    for (index, record) in sorted.iter().enumerate() {
-        if record.id != index as u64 {
-            break;
-        }
-        record.record_for(0, &mut tally);
-        if let Some(decision) = sprt.decide(&tally) {
-            return Some((decision, index + 1));
-        }
-    }
-    None
+    let mut played = Played {
+        all: records
+            .iter()
+            .map(|record| (record.id, record.clone()))
+            .collect(),
+        sprt: Some(SprtTracker::new(header.sprt?)),
+    };
+    played.advance_sprt();
+    played.sprt.and_then(|tracker| tracker.decision)
 }
 
 /// Where a tournament's results go: appends one JSON line per game.
@@ -960,6 +1068,9 @@ pub struct PairSummary {
     pub b: usize,
     /// A's wins, draws and losses.
     pub tally: Tally,
+    /// A's game pairs by their points ([`pentanomial`]: only pairs with
+    /// both games counted).
+    pub pentanomial: Pentanomial,
 }
 
 /// The tables of a tournament: standings and pairings, and the SPRT's
@@ -1005,7 +1116,13 @@ impl Summary {
             pairs: pairs
                 .iter()
                 .zip(pair_tallies)
-                .map(|(&(a, b), tally)| PairSummary { a, b, tally })
+                .enumerate()
+                .map(|(index, (&(a, b), tally))| PairSummary {
+                    a,
+                    b,
+                    tally,
+                    pentanomial: pentanomial(header, counted.iter().copied(), index),
+                })
                 .collect(),
             games: counted.len(),
             scheduled: header.ids().count(),
@@ -1136,41 +1253,53 @@ impl fmt::Display for Summary {
         writeln!(f)?;
         writeln!(
             f,
-            "{:<width$}  {:<width$}  games    +/=/-       score  Elo difference (95% CI)    LOS",
+            "{:<width$}  {:<width$}  games    +/=/-       score  Elo difference (95% CI)    LOS  Ptnml(0-2)",
             "searcher", "opponent"
         )?;
         for pair in &self.pairs {
             let tally = &pair.tally;
             writeln!(
                 f,
-                "{:<width$}  {:<width$}  {:>5}  {:>11}  {:>5.1}%  {:<24}  {:>5.1}%",
+                "{:<width$}  {:<width$}  {:>5}  {:>11}  {:>5.1}%  {:<24}  {:>5.1}%  {:?}",
                 header.searchers[pair.a],
                 header.searchers[pair.b],
                 tally.games(),
                 format!("+{} ={} -{}", tally.wins, tally.draws, tally.losses),
                 100.0 * tally.score(),
                 elo_estimate(tally).to_string(),
-                100.0 * likelihood_of_superiority(tally)
+                100.0 * likelihood_of_superiority(tally),
+                pair.pentanomial.counts
             )?;
         }
         if let Some(sprt) = header.sprt {
-            let tally = self
+            let (tally, pentanomial) = self
                 .pairs
                 .first()
-                .map(|pair| pair.tally)
+                .map(|pair| (pair.tally, pair.pentanomial))
                 .unwrap_or_default();
             let (lower, upper) = sprt.bounds();
             writeln!(f)?;
-            write!(
+            writeln!(
                 f,
-                "SPRT elo0 = {}, elo1 = {}, alpha = {}, beta = {}: LLR {:.2} (bounds {:.2}, {:.2}), ",
+                "SPRT ({} model): H0 {} {} against H1 {} {}, alpha = {}, beta = {}",
+                sprt.model,
+                sprt.model.bound_unit(),
                 sprt.elo0,
+                sprt.model.bound_unit(),
                 sprt.elo1,
                 sprt.alpha,
-                sprt.beta,
-                sprt.llr(&tally),
+                sprt.beta
+            )?;
+            writeln!(f, "{pentanomial}")?;
+            writeln!(f, "{}", pentanomial.elo())?;
+            write!(
+                f,
+                "LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}], ",
+                sprt.llr(&tally, &pentanomial),
                 lower,
-                upper
+                upper,
+                sprt.elo0,
+                sprt.elo1
             )?;
             match self.sprt {
                 Some((decision, games)) => writeln!(f, "{decision} after {games} games")?,
@@ -1184,6 +1313,7 @@ impl fmt::Display for Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::SprtModel;
     use game_traits::Game;
     use game_traits::testing::TicTacToe;
 
@@ -1392,6 +1522,7 @@ mod tests {
         let (decision, decided_at) = summary.sprt.expect("decided");
         assert_eq!(decision, SprtDecision::AcceptH1);
         assert!(decided_at < 100, "{summary}");
+        assert!(decided_at.is_multiple_of(2), "{summary}");
         assert_eq!(summary.games, decided_at);
         // The decision does not depend on the threads.
         let one = play(&GameSetup::<TicTacToe>::new(), &header, &[], 1, &|_| {}).unwrap();
@@ -1422,6 +1553,169 @@ mod tests {
         let svg = Summary::new(&header, &games).sweep_chart().unwrap();
         assert_eq!(svg.matches("<circle").count(), 3);
         assert!(svg.contains("vs random"));
+    }
+
+    /// Game `id` of `header`'s schedule with `result`.
+    fn record(header: &Header, id: u64, result: GameResult) -> GameRecord {
+        let job = header.job(id);
+        GameRecord {
+            id,
+            pair: job.pair,
+            first: job.first,
+            second: job.second,
+            opening: job.opening,
+            result,
+            plies: 1,
+            moves: String::new(),
+            forfeit: None,
+        }
+    }
+
+    /// The result of game `id` in which searcher 0 scores `score`.
+    fn result_for_searcher_0(header: &Header, id: u64, score: GameScore) -> GameResult {
+        let first_is_0 = header.job(id).first == 0;
+        match (score, first_is_0) {
+            (GameScore::Draw, _) => GameResult::Draw,
+            (GameScore::Win, true) | (GameScore::Loss, false) => GameResult::FirstWins,
+            (GameScore::Win, false) | (GameScore::Loss, true) => GameResult::SecondWins,
+        }
+    }
+
+    #[test]
+    fn pentanomial_counts_whole_pairs_across_colours() {
+        use GameScore::{Draw, Loss, Win};
+        let header = header(&["random", "greedy", "minimax:depth=2"], 6);
+        // Pairing 1 is searcher 0 against searcher 2: its games are ids 1,
+        // 4 (opening 0), 7, 10 (opening 1) and 13, 16 (opening 2).
+        let scores = [(1, Win), (4, Win), (7, Draw), (10, Loss), (13, Loss)];
+        let mut records: Vec<GameRecord> = scores
+            .iter()
+            .map(|&(id, score)| record(&header, id, result_for_searcher_0(&header, id, score)))
+            .collect();
+        // Games of another pairing do not count in this one.
+        records.push(record(&header, 0, GameResult::FirstWins));
+        records.push(record(&header, 3, GameResult::FirstWins));
+        assert_eq!(records[1].first, 2, "the second game swaps colours");
+        let counts = pentanomial(&header, &records, 1);
+        // Opening 0: two wins; opening 1: a draw and a loss; opening 2 is
+        // missing its second game and is left out.
+        assert_eq!(counts.counts, [0, 1, 0, 0, 1]);
+        // From the second searcher's side the pairs mirror.
+        assert_eq!(pentanomial(&header, &records, 0).counts, [0, 0, 1, 0, 0]);
+        // An unfinished game counts as a draw, as in the tally.
+        records.push(record(&header, 16, GameResult::Unfinished));
+        assert_eq!(pentanomial(&header, &records, 1).counts, [0, 2, 0, 0, 1]);
+        let summary = Summary::new(&header, &records);
+        assert_eq!(summary.pairs[1].pentanomial.counts, [0, 2, 0, 0, 1]);
+        assert_eq!(summary.pairs[1].tally.games(), 6);
+        assert!(summary.to_string().contains("[0, 2, 0, 0, 1]"), "{summary}");
+        assert_eq!(pentanomial(&header, &records, 7), Pentanomial::default());
+    }
+
+    #[test]
+    fn pentanomial_sprt_decides_at_pair_boundaries_only() {
+        use GameScore::{Draw, Loss, Win};
+        let mut header = header(&["random", "greedy"], 400);
+        header.sprt = Some(Sprt::new(0.0, 20.0, 0.05, 0.05).unwrap());
+        // Mostly wins for searcher 0, with draws and losses mixed in.
+        let pattern = [Win, Draw, Win, Loss, Win, Win, Draw, Draw, Loss, Win, Win];
+        let records: Vec<GameRecord> = (0..400)
+            .map(|id| {
+                let score = pattern[id as usize % pattern.len()];
+                record(&header, id, result_for_searcher_0(&header, id, score))
+            })
+            .collect();
+        let (decision, decided_at) = sprt_outcome(&header, &records).expect("decided");
+        assert_eq!(decision, SprtDecision::AcceptH1);
+        assert!(
+            decided_at.is_multiple_of(2) && decided_at < 400,
+            "{decided_at}"
+        );
+        for games in 0..decided_at {
+            assert_eq!(sprt_outcome(&header, &records[..games]), None, "{games}");
+        }
+        // The trinomial model on the same games decides after a single game
+        // as soon as its ratio crosses, odd counts included.
+        let trinomial = Header {
+            sprt: header
+                .sprt
+                .map(|sprt| sprt.with_model(SprtModel::Trinomial)),
+            ..header.clone()
+        };
+        let (_, trinomial_at) = sprt_outcome(&trinomial, &records).expect("decided");
+        let mut tally = Tally::default();
+        for record in &records[..trinomial_at - 1] {
+            record.record_for(0, &mut tally);
+        }
+        let sprt = trinomial.sprt.unwrap();
+        assert_eq!(sprt.decide(&tally, &Pentanomial::default()), None);
+        // A missing game stops the run: nothing after it counts.
+        let mut gap = records.clone();
+        gap.remove(decided_at - 1);
+        assert_eq!(sprt_outcome(&header, &gap[..decided_at - 1]), None);
+        // The summary shows the pairs, the Elo and the ratio.
+        let summary = Summary::new(&header, &records);
+        assert_eq!(summary.games, decided_at);
+        let text = summary.to_string();
+        assert!(
+            text.contains("SPRT (pentanomial model): H0 nElo 0"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&summary.pairs[0].pentanomial.to_string()),
+            "{text}"
+        );
+        assert!(text.contains("Ptnml(0-2): ["), "{text}");
+        assert!(
+            text.contains("Elo: ") && text.contains(", nElo: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("LLR: ") && text.contains("(-2.94, 2.94) [0.00, 20.00]"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("H1 accepted after {decided_at} games")),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_old_header_without_a_model_resumes_as_trinomial() {
+        let dir = std::env::temp_dir().join(format!("tournament-old-sprt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("old.jsonl");
+        let mut old = header(&["random", "greedy"], 40);
+        old.sprt = Some(
+            Sprt::new(0.0, 50.0, 0.05, 0.05)
+                .unwrap()
+                .with_model(SprtModel::Trinomial),
+        );
+        let records: Vec<GameRecord> = (0..10)
+            .map(|id| record(&old, id, GameResult::FirstWins))
+            .collect();
+        write_results(&path, &old, &records).unwrap();
+        // Strip the model, as a file of an earlier version holds it.
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(r#","model":"trinomial""#));
+        std::fs::write(&path, text.replacen(r#","model":"trinomial""#, "", 1)).unwrap();
+        let (found, reread, _) =
+            read_results(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(found, old);
+        assert_eq!(reread, records);
+        // Resuming with the trinomial model works; the default model is
+        // another tournament.
+        let (_, done) = open_results(&path, &old, true).unwrap();
+        assert_eq!(done.len(), 10);
+        let new = Header {
+            sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
+            ..old.clone()
+        };
+        assert!(matches!(
+            open_results(&path, &new, true),
+            Err(TournamentError::HeaderMismatch { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     impl Header {
