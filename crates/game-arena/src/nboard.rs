@@ -49,11 +49,12 @@
 //! (exact disc differences from the solver; a scaled win expectation from
 //! Monte Carlo searchers).
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::time::Instant;
 
 use bitboard_othello::{Board, Move, Solver};
 use game_traits::{Game, Handover, LimitKind, Player, Searcher};
+use gomoku::protocol::LineProblem;
 
 use crate::registry::{BoxedSearcher, RegistryError, SearcherSpec, build_searcher};
 
@@ -95,68 +96,20 @@ pub enum NboardError {
 /// cut there and the rest of it, up to the newline, skipped, so a line
 /// that never ends cannot fill the memory. The longest real command, `set
 /// game` with a whole game, takes a few kilobytes.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub const MAX_LINE_BYTES: usize = gomoku::protocol::MAX_LINE_BYTES;
 
-/// Reads one line of `input` as bytes, whatever they are: the line
-/// without its `\n` or `\r\n`, or the error that keeps it from being a
-/// command (with the text read, bytes that are not UTF-8 shown as
-/// U+FFFD). `Ok(None)` at the end of the input.
+/// Reads one line of `input` as bytes, whatever they are (the Gomocup
+/// brain's reader: the same cap and the same problems): the line without
+/// its `\n` or `\r\n`, and the error that keeps it from being a command.
+/// `Ok(None)` at the end of the input.
 fn read_input_line(input: &mut impl BufRead) -> io::Result<Option<(String, Option<NboardError>)>> {
-    let mut bytes = Vec::new();
-    let read = input
-        .by_ref()
-        .take(MAX_LINE_BYTES as u64)
-        .read_until(b'\n', &mut bytes)?;
-    if read == 0 {
-        return Ok(None);
-    }
-    let mut too_long = false;
-    if bytes.last() == Some(&b'\n') {
-        bytes.pop();
-    } else if bytes.len() >= MAX_LINE_BYTES {
-        too_long = true;
-        skip_rest_of_line(input)?;
-    }
-    if bytes.last() == Some(&b'\r') {
-        bytes.pop();
-    }
-    let (text, not_utf8) = match String::from_utf8(bytes) {
-        Ok(text) => (text, false),
-        Err(error) => (String::from_utf8_lossy(error.as_bytes()).into_owned(), true),
-    };
-    // A cut line may end in half a character: being cut is the error.
-    let problem = if too_long {
-        Some(NboardError::LineTooLong)
-    } else if not_utf8 {
-        Some(NboardError::NotUtf8)
-    } else {
-        None
-    };
-    Ok(Some((text, problem)))
-}
-
-/// Consumes `input` up to and including the next `\n`, keeping nothing.
-fn skip_rest_of_line(input: &mut impl BufRead) -> io::Result<()> {
-    loop {
-        let buffer = match input.fill_buf() {
-            Ok(buffer) => buffer,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if buffer.is_empty() {
-            return Ok(());
-        }
-        match buffer.iter().position(|&byte| byte == b'\n') {
-            Some(end) => {
-                input.consume(end + 1);
-                return Ok(());
-            }
-            None => {
-                let length = buffer.len();
-                input.consume(length);
-            }
-        }
-    }
+    Ok(gomoku::protocol::read_input_line(input)?.map(|line| {
+        let problem = line.problem.map(|problem| match problem {
+            LineProblem::TooLong => NboardError::LineTooLong,
+            _ => NboardError::NotUtf8,
+        });
+        (line.text, problem)
+    }))
 }
 
 /// A short, quoted view of a line for an error report.
