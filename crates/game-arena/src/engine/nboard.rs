@@ -260,9 +260,12 @@ impl NboardEngine {
 }
 
 /// `<move>[/<eval>[/<time>]]`: the move, checked, and the value (the eval
-/// over 64, in `[-1, 1]`; 0 without an eval).
+/// over 64, in `[-1, 1]`; 0 without an eval). Spaces separate the fields
+/// as well as slashes: Edax answers `=== f5 0.00 0.0`.
 fn parse_answer(board: &Board, answer: &str) -> Result<(Move, f32), EngineError> {
-    let mut fields = answer.split('/');
+    let mut fields = answer
+        .split(|c: char| c == '/' || c.is_whitespace())
+        .filter(|field| !field.is_empty());
     let text = fields.next().unwrap_or("").trim();
     if text.len() != 2 {
         return Err(EngineError::malformed(answer));

@@ -198,6 +198,17 @@ fn nboard_engines_answer_or_forfeit_with_their_reason() {
         good.failure()
     );
     assert!((report.value - 2.5 / 64.0).abs() < 1e-6);
+    // Edax separates the fields with spaces.
+    let mut spaced =
+        NboardEngine::new(othello_engine("nboard-spaced", "=== d3 -6.00 0.0"), quick());
+    let report = spaced.search(&board, &limits());
+    assert_eq!(
+        report.best,
+        Some("d3".parse().expect("a move")),
+        "{:?}",
+        spaced.failure()
+    );
+    assert!((report.value + 6.0 / 64.0).abs() < 1e-6);
     let pid = good.pid().expect("started");
     drop(good);
     assert!(reaped(pid));
