@@ -137,11 +137,39 @@ where
     A: Searcher<G> + ?Sized,
     B: Searcher<G> + ?Sized,
 {
-    let mut state = start.clone();
     let mut moves = Vec::new();
-    while !state.is_over() && options.max_plies.is_none_or(|max| moves.len() < max) {
+    let final_state = play_match_into(start, first, second, options, &mut moves)?;
+    Ok(MatchRecord {
+        outcome: final_state.outcome(),
+        moves,
+        final_state,
+    })
+}
+
+/// [`play_match_with`] that pushes each move onto `moves` as it is
+/// played, so a game lost to a failing searcher still has its moves up to
+/// the failure. Returns the final position.
+///
+/// # Errors
+///
+/// Returns [`MatchError`] if a searcher returns no move or an illegal one;
+/// `moves` then holds the moves played before it.
+pub fn play_match_into<G, A, B>(
+    start: &G,
+    first: &mut A,
+    second: &mut B,
+    options: &MatchOptions,
+    moves: &mut Vec<G::Move>,
+) -> Result<G, MatchError<G::Move>>
+where
+    G: Game,
+    A: Searcher<G> + ?Sized,
+    B: Searcher<G> + ?Sized,
+{
+    let mut state = start.clone();
+    let mut ply = 0;
+    while !state.is_over() && options.max_plies.is_none_or(|max| ply < max) {
         let player = state.to_move();
-        let ply = moves.len();
         let report = match player {
             Player::First => first.search(&state, &options.first_limits),
             Player::Second => second.search(&state, &options.second_limits),
@@ -167,12 +195,9 @@ where
         first.advance(mv);
         second.advance(mv);
         moves.push(mv);
+        ply += 1;
     }
-    Ok(MatchRecord {
-        moves,
-        outcome: state.outcome(),
-        final_state: state,
-    })
+    Ok(state)
 }
 
 /// How [`play_series`] runs a series of games between two searchers.
