@@ -310,6 +310,7 @@ fn main() {
         pairing: Pairing::RoundRobin,
         games_per_pair: args.games.max(1).next_multiple_of(2),
         opening_plies: 1,
+        book: Vec::new(),
         seed: args.seed,
         sprt: None,
         shard: None,

@@ -58,6 +58,7 @@ fn main() {
         pairing: Pairing::RoundRobin,
         games_per_pair: args.games.max(1).next_multiple_of(2),
         opening_plies: 2,
+        book: Vec::new(),
         seed: args.seed,
         sprt: None,
         shard: None,

@@ -67,6 +67,7 @@ fn main() {
             pairing: Pairing::RoundRobin,
             games_per_pair: games,
             opening_plies: 4,
+            book: Vec::new(),
             seed: args.seed,
             sprt: None,
             shard: None,

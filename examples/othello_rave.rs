@@ -53,6 +53,7 @@ fn main() {
         pairing,
         games_per_pair: args.games.max(1).next_multiple_of(2),
         opening_plies: 4,
+        book: Vec::new(),
         seed: args.seed,
         sprt: None,
         shard: None,

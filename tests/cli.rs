@@ -139,6 +139,90 @@ fn tournament(extra: &[&str]) -> Output {
 }
 
 #[test]
+fn openings_come_from_a_file_each_with_both_colours() {
+    let dir = scratch("openings");
+    let book = dir.join("openings.txt");
+    std::fs::write(&book, "# corner, then centre and corner\n0\n\n  4 0  \n").expect("written");
+    let book_path = book.to_str().expect("a UTF-8 path");
+    let out = dir.join("book.jsonl");
+    let out_path = out.to_str().expect("a UTF-8 path");
+    let args = [
+        "random",
+        "greedy",
+        "--game",
+        "tictactoe",
+        "--openings",
+        book_path,
+        "--out",
+        out_path,
+        "--quiet",
+    ];
+    let output = run("tournament", &args, "");
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    // Two openings: two games each by default, one with each colour.
+    assert!(
+        stdout.contains("4 games per pairing (2 openings from a book of 2"),
+        "{stdout}"
+    );
+    let records = games(&out);
+    assert_eq!(records.len(), 4);
+    for (record, opening) in records.iter().zip(["\"0 ", "\"0 ", "\"4 0 ", "\"4 0 "]) {
+        assert!(record.contains(&format!("\"moves\":{opening}")), "{record}");
+    }
+    assert!(records[0].contains("\"first\":0") && records[1].contains("\"first\":1"));
+    // Resuming needs the same book; the file's header holds it.
+    let resumed = run("tournament", &[&args[..], &["--resume"]].concat(), "");
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert!(text(&resumed.stdout).contains("(4 already played)"));
+    // A bad line is named by file and line; nothing is played.
+    std::fs::write(&book, "0\n# fine so far\n4 4\n").expect("written");
+    let bad = run(
+        "tournament",
+        &[
+            "random",
+            "greedy",
+            "--game",
+            "tictactoe",
+            "--openings",
+            book_path,
+        ],
+        "",
+    );
+    assert_usage_error(&bad);
+    let stderr = text(&bad.stderr);
+    assert!(
+        stderr.contains("openings.txt:3: opening \"4 4\": move 2 (4)"),
+        "{stderr}"
+    );
+    for contents in ["# only comments\n\n", ""] {
+        std::fs::write(&book, contents).expect("written");
+        let empty = run(
+            "tournament",
+            &[
+                "random",
+                "greedy",
+                "--game",
+                "tictactoe",
+                "--openings",
+                book_path,
+            ],
+            "",
+        );
+        assert_usage_error(&empty);
+        assert!(text(&empty.stderr).contains("holds no opening"));
+    }
+    let missing = run(
+        "tournament",
+        &["random", "greedy", "--openings", "/no/such/book"],
+        "",
+    );
+    assert_usage_error(&missing);
+    assert!(text(&missing.stderr).contains("cannot read openings /no/such/book"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_resumed_tournament_gives_the_same_totals() {
     let dir = scratch("resume");
     let whole = dir.join("whole.jsonl");

@@ -46,7 +46,8 @@ fn judge(result: Result<(), String>) -> String {
 /// start, whose default budget is a whole solve): checked on the toys, and
 /// the solver on endgames by its own crate.
 fn contract_is_affordable<G: RegistryGame>(name: &str) -> bool {
-    !(matches!(name, "minimax" | "solver") && matches!(G::NAME, "othello" | "jungle" | "gomoku"))
+    !(matches!(name, "minimax" | "solver")
+        && matches!(G::NAME, "othello" | "jungle" | "gomoku" | "gomoku-full"))
 }
 
 struct CrossProduct;

@@ -26,7 +26,9 @@
 //! # Ok::<(), game_arena::registry::RegistryError>(())
 //! ```
 
-use crate::registry::{GameSetup, RegistryError, RegistryGame, SearcherInfo, SearcherSpec};
+use crate::registry::{
+    GameSetup, InputError, RegistryError, RegistryGame, SearcherInfo, SearcherSpec,
+};
 use crate::tournament::{self, GameRecord, Header, TournamentError};
 
 /// A game of a [`Registry`], whatever its type: what the command line and
@@ -52,6 +54,12 @@ pub trait ArenaGame: Send + Sync {
     ///
     /// As [`SearcherSpec::parse_among`].
     fn spec(&self, text: &str) -> Result<SearcherSpec, RegistryError>;
+    /// Checks one line of an opening file.
+    ///
+    /// # Errors
+    ///
+    /// As [`RegistryGame::parse_opening`].
+    fn check_opening(&self, line: &str) -> Result<(), InputError>;
     /// Checks a tournament's header against the game's searchers.
     ///
     /// # Errors
@@ -101,6 +109,10 @@ impl<G: RegistryGame> ArenaGame for GameSetup<G> {
 
     fn spec(&self, text: &str) -> Result<SearcherSpec, RegistryError> {
         GameSetup::spec(self, text)
+    }
+
+    fn check_opening(&self, line: &str) -> Result<(), InputError> {
+        G::parse_opening(line).map(|_| ())
     }
 
     fn validate(&self, header: &Header) -> Result<Vec<SearcherSpec>, TournamentError> {
@@ -271,7 +283,14 @@ mod tests {
         registry.check().unwrap();
         assert_eq!(
             registry.names(),
-            ["othello", "jungle", "gomoku", "tictactoe", "nim"]
+            [
+                "othello",
+                "jungle",
+                "gomoku",
+                "gomoku-full",
+                "tictactoe",
+                "nim"
+            ]
         );
         assert_eq!(registry.find("Othello").unwrap().name(), "othello");
         let othello = registry.find("othello").unwrap();
@@ -312,7 +331,7 @@ mod tests {
             "the end only",
             OutcomeEvaluator,
         ));
-        assert_eq!(registry.names().len(), 5);
+        assert_eq!(registry.names().len(), 6);
         let game = registry.find("tictactoe").unwrap();
         assert_eq!(game.evaluators(), vec![("outcome", "the end only")]);
     }

@@ -104,13 +104,23 @@ struct RunArgs {
     /// the built-in games.
     #[arg(short, long)]
     game: Option<String>,
-    /// Games per pairing (rounded up to even: each opening with both colours).
-    #[arg(short = 'n', long, default_value_t = 16)]
-    games: u32,
+    /// Games per pairing (rounded up to even: each opening with both
+    /// colours). Default: 16, or with --openings two per opening.
+    #[arg(short = 'n', long)]
+    games: Option<u32>,
     /// Random plies before each game; 0 plays every game from the start
-    /// position.
+    /// position. Not used with --openings.
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
+    /// Openings from this file, one per line, each played with both
+    /// colours in every pairing, in the file's order (and again from the
+    /// top if --games asks for more). Othello: a board and side (OBF) or
+    /// moves like f5d6c3 (the XOT lists); Gomoku: Gomocup offsets from the
+    /// centre like 0,0, 1,-1 or moves like h8 i9; other games: a position
+    /// or moves separated by spaces. Blank lines and lines starting with
+    /// # are skipped.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
     /// Seed of the openings and the searchers.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -356,6 +366,15 @@ fn header_from(game: &dyn ArenaGame, args: &RunArgs) -> Result<Header, Failure> 
             variants: count,
         };
     }
+    let book = match &args.openings {
+        Some(path) => read_openings(game, path)?,
+        None => Vec::new(),
+    };
+    let games = args.games.unwrap_or(if book.is_empty() {
+        16
+    } else {
+        u32::try_from(2 * book.len()).unwrap_or(u32::MAX)
+    });
     let model = args.sprt_model.unwrap_or_default();
     let sprt = args
         .sprt
@@ -369,12 +388,38 @@ fn header_from(game: &dyn ArenaGame, args: &RunArgs) -> Result<Header, Failure> 
         game: game.name().to_string(),
         searchers,
         pairing,
-        games_per_pair: args.games.max(1).next_multiple_of(2),
-        opening_plies: args.opening_plies,
+        games_per_pair: games.max(1).next_multiple_of(2),
+        opening_plies: if book.is_empty() {
+            args.opening_plies
+        } else {
+            0
+        },
+        book,
         seed: args.seed,
         sprt,
         shard: args.shard,
     })
+}
+
+/// The openings of the file at `path`: its lines without blank lines and
+/// `#` comments, each checked as an opening of `game`.
+fn read_openings(game: &dyn ArenaGame, path: &Path) -> Result<Vec<String>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| usage(format!("cannot read openings {}: {error}", path.display())))?;
+    let mut book = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        game.check_opening(line)
+            .map_err(|error| usage(format!("{}:{}: {error}", path.display(), number + 1)))?;
+        book.push(line.to_string());
+    }
+    if book.is_empty() {
+        return Err(usage(format!("{} holds no opening", path.display())));
+    }
+    Ok(book)
 }
 
 /// A one-line count of the games played, redrawn on a terminal's stderr.

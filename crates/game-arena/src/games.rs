@@ -7,12 +7,14 @@ use bitboard_othello::{
 };
 use game_traits::testing::{Nim, NimMove, TicTacToe, TicTacToeHeuristic};
 use game_traits::{OutcomeEvaluator, Player, PositionHash, UniformPlayout, UniformPrior};
-use gomoku::{Focused, FocusedPlayout, Gomoku, PatternEvaluator, PatternPolicy, ThreatPlayout};
+use gomoku::{
+    Focused, FocusedPlayout, Gomoku, GomokuGame, PatternEvaluator, PatternPolicy, ThreatPlayout,
+};
 use jungle::{Jungle, JungleEvaluator, JunglePlayout};
 
 use crate::registry::{
-    BoxedSearcher, GameSetup, InputError, NetKnowledge, RegistryError, RegistryGame, SearcherSpec,
-    load_network, othello_solver,
+    BoxedSearcher, GameSetup, InputError, NetKnowledge, Opening, RegistryError, RegistryGame,
+    SearcherSpec, bad_opening, check_opening, load_network, othello_solver, parse_move_list,
 };
 
 /// A cell of a drawn board: the content, bracketed when it is the last
@@ -97,6 +99,36 @@ impl RegistryGame for Board {
 
     fn position_text(&self) -> String {
         self.to_string()
+    }
+
+    /// A board and side (`<64 squares> <side>`, as in OBF files; scores
+    /// after the `;` and a `%` comment are ignored) or a move transcript
+    /// from the start, with or without spaces (`f5d6c3d3c4`, as in the XOT
+    /// lists).
+    fn parse_opening(line: &str) -> Result<Opening<Board>, InputError> {
+        let line = line.split('%').next().unwrap_or("").trim();
+        let position = line.split(';').next().unwrap_or("").trim();
+        let opening = match position.parse::<Board>() {
+            Ok(board) => Opening {
+                from: Some(board),
+                moves: Vec::new(),
+            },
+            Err(board_error) => match Transcript::parse_from(&Board::start(), line) {
+                Ok(transcript) => Opening {
+                    from: None,
+                    moves: transcript.moves().to_vec(),
+                },
+                Err(moves_error) => {
+                    return Err(bad_opening(
+                        line,
+                        format!(
+                            "neither a board ({board_error}) nor moves from the start ({moves_error})"
+                        ),
+                    ));
+                }
+            },
+        };
+        check_opening(line, opening)
     }
 
     fn draw(&self, last: Option<Move>) -> String {
@@ -408,98 +440,189 @@ impl RegistryGame for Nim {
     }
 }
 
-impl RegistryGame for Focused {
-    const NAME: &'static str = "gomoku";
-    const SUMMARY: &'static str =
-        "Gomoku 15x15 freestyle, searchers see the cells near stones (gomoku); moves like h8";
-    const HASH: Option<fn(&Self) -> u64> = Some(Self::position_hash);
+/// The Gomoku games of the registry: the same rules, knowledge and text,
+/// on the focused game (what searchers play) and on the full one (every
+/// legal cell: a referee for external brains, which may play anywhere).
+macro_rules! gomoku_registry_game {
+    ($game:ty, $name:literal, $summary:literal, $start:expr) => {
+        impl RegistryGame for $game {
+            const NAME: &'static str = $name;
+            const SUMMARY: &'static str = $summary;
+            const HASH: Option<fn(&Self) -> u64> = Some(Self::position_hash);
 
-    type RandomPlayout = FocusedPlayout;
-    type HeuristicPlayout = ThreatPlayout;
-    type Evaluator = PatternEvaluator;
-    type Policy = PatternPolicy;
+            type RandomPlayout = FocusedPlayout;
+            type HeuristicPlayout = ThreatPlayout;
+            type Evaluator = PatternEvaluator;
+            type Policy = PatternPolicy;
 
-    fn start() -> Focused {
-        Focused::new(Gomoku::new())
-    }
-
-    /// A Gomocup brain (Rapfi) as `pbrain:cmd=...`.
-    fn setup() -> GameSetup<Self> {
-        GameSetup::new().searcher(&crate::engine::PBRAIN_INFO, crate::engine::pbrain_factory)
-    }
-
-    fn random_playout() -> FocusedPlayout {
-        FocusedPlayout
-    }
-
-    fn heuristic_playout() -> ThreatPlayout {
-        ThreatPlayout
-    }
-
-    fn evaluator() -> PatternEvaluator {
-        PatternEvaluator::default()
-    }
-
-    fn policy() -> PatternPolicy {
-        PatternPolicy::default()
-    }
-
-    fn load_net(path: &str) -> Result<std::sync::Arc<dyn NetKnowledge<Self>>, RegistryError> {
-        load_network::<Self>(path)
-    }
-
-    fn max_plies() -> usize {
-        // A full 15x15 board is a draw.
-        15 * 15 + 1
-    }
-
-    fn parse_move(&self, text: &str) -> Result<gomoku::Move, InputError> {
-        text.parse().map_err(|error| bad_move(text, error))
-    }
-
-    fn move_text(mv: gomoku::Move) -> String {
-        mv.to_string()
-    }
-
-    fn parse_position(text: &str) -> Result<Focused, InputError> {
-        text.parse().map_err(|error| bad_position(text, error))
-    }
-
-    fn position_text(&self) -> String {
-        self.to_string()
-    }
-
-    fn draw(&self, last: Option<gomoku::Move>) -> String {
-        let game = self.game();
-        let size = game.size();
-        let columns: String = (0..size)
-            .map(|x| format!(" {} ", char::from(b'a' + x as u8)))
-            .collect();
-        let mut out = format!("   {columns}\n");
-        for y in (0..size).rev() {
-            out.push_str(&format!("{:>2} ", y + 1));
-            for x in 0..size {
-                let mv = gomoku::Move::new(x as u8, y as u8);
-                let content = match game.stone(mv) {
-                    Some(Player::First) => 'X',
-                    Some(Player::Second) => 'O',
-                    None => '.',
-                };
-                out.push_str(&cell(content, last == Some(mv)));
+            fn start() -> Self {
+                $start
             }
-            out.push('\n');
-        }
-        out.push_str(&format!(
-            "X: Black (first), O: White; rule {}\n",
-            game.rule()
-        ));
-        out
-    }
 
-    fn record(start: &Focused, moves: &[gomoku::Move]) -> String {
-        let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
-        format!("{start}\n{}", moves.join(" "))
+            /// A Gomocup brain (Rapfi) as `pbrain:cmd=...`.
+            fn setup() -> GameSetup<Self> {
+                GameSetup::new().searcher(
+                    &crate::engine::PBRAIN_INFO,
+                    crate::engine::pbrain_factory::<Self>,
+                )
+            }
+
+            fn random_playout() -> FocusedPlayout {
+                FocusedPlayout
+            }
+
+            fn heuristic_playout() -> ThreatPlayout {
+                ThreatPlayout
+            }
+
+            fn evaluator() -> PatternEvaluator {
+                PatternEvaluator::default()
+            }
+
+            fn policy() -> PatternPolicy {
+                PatternPolicy::default()
+            }
+
+            fn load_net(
+                path: &str,
+            ) -> Result<std::sync::Arc<dyn NetKnowledge<Self>>, RegistryError> {
+                load_network::<Self>(path)
+            }
+
+            fn max_plies() -> usize {
+                // A full 15x15 board is a draw.
+                15 * 15 + 1
+            }
+
+            fn parse_move(&self, text: &str) -> Result<gomoku::Move, InputError> {
+                text.parse().map_err(|error| bad_move(text, error))
+            }
+
+            fn move_text(mv: gomoku::Move) -> String {
+                mv.to_string()
+            }
+
+            fn parse_position(text: &str) -> Result<Self, InputError> {
+                text.parse().map_err(|error| bad_position(text, error))
+            }
+
+            fn position_text(&self) -> String {
+                self.to_string()
+            }
+
+            /// Moves as the Gomocup openings are published (`x,y` offsets
+            /// from the centre, `y` down as in the protocol: `0,0, 1,-1,
+            /// -1,2`), or moves like `h8 i9` separated by spaces. Black
+            /// moves first.
+            fn parse_opening(line: &str) -> Result<Opening<Self>, InputError> {
+                parse_gomoku_opening(line)
+            }
+
+            fn draw(&self, last: Option<gomoku::Move>) -> String {
+                draw_gomoku(self.as_ref(), last)
+            }
+
+            fn record(start: &Self, moves: &[gomoku::Move]) -> String {
+                let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
+                format!("{start}\n{}", moves.join(" "))
+            }
+        }
+    };
+}
+
+gomoku_registry_game!(
+    Focused,
+    "gomoku",
+    "Gomoku 15x15 freestyle, searchers see the cells near stones (gomoku); moves like h8",
+    Focused::new(Gomoku::new())
+);
+gomoku_registry_game!(
+    Gomoku,
+    "gomoku-full",
+    "Gomoku 15x15 freestyle on every cell, to referee external brains that may play anywhere (gomoku); moves like h8",
+    Gomoku::new()
+);
+
+/// The board of a Gomoku position for people.
+fn draw_gomoku(game: &Gomoku, last: Option<gomoku::Move>) -> String {
+    let size = game.size();
+    let columns: String = (0..size)
+        .map(|x| format!(" {} ", char::from(b'a' + x as u8)))
+        .collect();
+    let mut out = format!("   {columns}\n");
+    for y in (0..size).rev() {
+        out.push_str(&format!("{:>2} ", y + 1));
+        for x in 0..size {
+            let mv = gomoku::Move::new(x as u8, y as u8);
+            let content = match game.stone(mv) {
+                Some(Player::First) => 'X',
+                Some(Player::Second) => 'O',
+                None => '.',
+            };
+            out.push_str(&cell(content, last == Some(mv)));
+        }
+        out.push('\n');
     }
+    out.push_str(&format!(
+        "X: Black (first), O: White; rule {}\n",
+        game.rule()
+    ));
+    out
+}
+
+/// [`RegistryGame::parse_opening`] of both Gomoku games.
+fn parse_gomoku_opening<G: RegistryGame<Move = gomoku::Move> + GomokuGame>(
+    line: &str,
+) -> Result<Opening<G>, InputError> {
+    let line = line.trim();
+    let start = G::start();
+    let moves = if line.contains(',') {
+        gomocup_offsets(&start, line)?
+    } else {
+        parse_move_list(&start, line)?
+    };
+    check_opening(line, Opening { from: None, moves })
+}
+
+/// The moves of a Gomocup opening line: pairs of `x,y` offsets from the
+/// centre, each legal after the ones before it.
+fn gomocup_offsets<G: GomokuGame>(start: &G, line: &str) -> Result<Vec<gomoku::Move>, InputError> {
+    let numbers = line
+        .split(',')
+        .map(|word| word.trim().parse::<i64>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| bad_opening(line, format!("expected whole numbers x,y, ...: {error}")))?;
+    if numbers.len() % 2 != 0 {
+        return Err(bad_opening(
+            line,
+            format!("{} numbers: offsets come in x,y pairs", numbers.len()),
+        ));
+    }
+    let size = start.as_ref().size();
+    let centre = (size / 2) as i64;
+    let mut state = start.clone();
+    let mut moves = Vec::new();
+    for (index, pair) in numbers.chunks(2).enumerate() {
+        let (x, y) = (centre + pair[0], centre + pair[1]);
+        let cell = u32::try_from(x)
+            .ok()
+            .zip(u32::try_from(y).ok())
+            .and_then(|(x, y)| gomoku::Move::from_protocol(x, y, size));
+        let Some(mv) = cell.filter(|&mv| state.is_legal(mv)) else {
+            return Err(bad_opening(
+                line,
+                format!(
+                    "move {} ({},{}) is off the {size}x{size} board or not legal",
+                    index + 1,
+                    pair[0],
+                    pair[1]
+                ),
+            ));
+        };
+        state.play(mv);
+        moves.push(mv);
+    }
+    Ok(moves)
 }
 
 #[cfg(test)]
@@ -553,5 +676,87 @@ mod tests {
         let record = Jungle::record(&Jungle::new(), &[step]);
         assert!(record.ends_with("\na3a4"), "{record}");
         assert!(TicTacToe::new().draw(None).contains(" 4 "));
+    }
+
+    fn opening_error<G: RegistryGame>(line: &str) -> String {
+        match G::parse_opening(line) {
+            Err(error @ InputError::BadOpening { .. }) => error.to_string(),
+            other => panic!("{line:?} was read as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn othello_openings_read_transcripts_and_boards() {
+        let moves: Vec<Move> = ["f5", "d6", "c3", "d3", "c4"]
+            .iter()
+            .map(|text| text.parse().unwrap())
+            .collect();
+        for line in [
+            "f5d6c3d3c4",
+            "  F5 d6 c3 d3 c4 ",
+            "f5d6c3d3c4 % an XOT line",
+        ] {
+            let opening = Board::parse_opening(line).unwrap();
+            assert_eq!(
+                (opening.from.clone(), opening.moves.clone()),
+                (None, moves.clone()),
+                "{line}"
+            );
+        }
+        let mut after = Board::start();
+        for &mv in &moves {
+            after.play(mv);
+        }
+        let obf = format!("{after}; f4:+2 e3:-1 % from an OBF file");
+        let opening = Board::parse_opening(&obf).unwrap();
+        assert_eq!(opening.from, Some(after.clone()));
+        assert!(opening.moves.is_empty());
+        assert_eq!(opening.position(), after);
+        let illegal = opening_error::<Board>("f5a1");
+        assert!(
+            illegal.contains("neither a board") && illegal.contains("a1"),
+            "{illegal}"
+        );
+        assert!(opening_error::<Board>("").contains("empty"));
+        // A board of black discs only: no game left to play.
+        let over = opening_error::<Board>(&format!("{} O", "X".repeat(64)));
+        assert!(over.contains("over"), "{over}");
+    }
+
+    #[test]
+    fn gomoku_openings_read_centre_offsets_and_moves() {
+        let expected: Vec<gomoku::Move> = ["h8", "i9", "g6"]
+            .iter()
+            .map(|text| text.parse().unwrap())
+            .collect();
+        // Offsets count y down the board, as the protocol does.
+        for line in ["0,0, 1,-1, -1,2", "0, 0,1,-1,-1, 2", "h8 i9 g6"] {
+            let opening = Focused::parse_opening(line).unwrap();
+            assert_eq!(opening.from, None);
+            assert_eq!(opening.moves, expected, "{line}");
+        }
+        for (line, reason) in [
+            ("0,0, 8,0", "off the 15x15 board"),
+            ("0,0, 0,0", "not legal"),
+            ("0,0, 1", "pairs"),
+            ("0,0, x,1", "whole numbers"),
+            ("h8 h8", "move 2 (h8)"),
+        ] {
+            let error = opening_error::<Focused>(line);
+            assert!(error.contains(reason), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn other_games_read_positions_or_moves_by_default() {
+        let opening = TicTacToe::parse_opening("4 0 8").unwrap();
+        assert_eq!(opening.moves, vec![4, 0, 8]);
+        let position = opening.position();
+        let from_text = TicTacToe::parse_opening(&position.position_text()).unwrap();
+        assert_eq!(from_text.from, Some(position.clone()));
+        assert_eq!(from_text.position(), position);
+        assert!(opening_error::<TicTacToe>("4 4").contains("move 2 (4)"));
+        assert!(opening_error::<TicTacToe>("0 3 1 4 2").contains("over"));
+        assert!(opening_error::<Nim>("9:1").contains("move 1"));
     }
 }

@@ -54,8 +54,10 @@
 //! 2. Add the type to the `games!` list at the end of this module; it
 //!    generates [`GAMES`] and the dispatch in [`visit_game`].
 //!
-//! Gomoku, for instance, is `impl RegistryGame for gomoku::Focused` and
-//! `games!(Board, Jungle, Focused, TicTacToe, Nim)`.
+//! Gomoku, for instance, is registered twice: `gomoku::Focused` (named
+//! `gomoku`, moves near the stones) and `gomoku::Gomoku` (named
+//! `gomoku-full`, every empty cell, to referee external brains), in
+//! `games!(Board, Jungle, Focused, Gomoku, TicTacToe, Nim)`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -69,7 +71,7 @@ use game_traits::{
     ActionSpace, Evaluator, Game, GreedySearcher, LimitKind, Limits, PlaneEncoding, Playout,
     PolicyEvaluator, RandomSearcher, Searcher, UniformPrior,
 };
-use gomoku::Focused;
+use gomoku::{Focused, Gomoku};
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
 use jungle::Jungle;
 use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Parallelism, Rave, TreePolicy, Uct};
@@ -211,6 +213,37 @@ pub enum InputError {
         /// What is wrong.
         reason: String,
     },
+    /// A line of an opening file that is neither a position nor legal
+    /// moves from the start (or that ends the game).
+    #[error("opening {text:?}: {reason}")]
+    BadOpening {
+        /// The line given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// An opening: moves played from a position, before the searchers take
+/// over. Tournaments draw them at random or read them from a file
+/// ([`RegistryGame::parse_opening`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening<G: Game> {
+    /// The position the moves start from; `None` is the game's start.
+    pub from: Option<G>,
+    /// The moves, played from `from`.
+    pub moves: Vec<G::Move>,
+}
+
+impl<G: RegistryGame> Opening<G> {
+    /// The position the searchers start from: `moves` played from `from`.
+    pub fn position(&self) -> G {
+        let mut state = self.from.clone().unwrap_or_else(G::start);
+        for &mv in &self.moves {
+            state.play(mv);
+        }
+        state
+    }
 }
 
 /// The kind of value a setting takes.
@@ -905,6 +938,31 @@ pub trait RegistryGame: ActionSpace {
     /// The position as text, as
     /// [`parse_position`](RegistryGame::parse_position) reads it.
     fn position_text(&self) -> String;
+
+    /// Reads one line of an opening file: a position (as
+    /// [`parse_position`](RegistryGame::parse_position) reads it), or
+    /// moves from the start separated by spaces. Every move must be legal
+    /// and the game must not be over at the end. Games override it for
+    /// their published formats (Othello's move transcripts without
+    /// spaces, Gomoku's offsets from the centre).
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::BadOpening`] saying what is wrong with the line.
+    fn parse_opening(line: &str) -> Result<Opening<Self>, InputError> {
+        let line = line.trim();
+        let opening = match Self::parse_position(line) {
+            Ok(position) => Opening {
+                from: Some(position),
+                moves: Vec::new(),
+            },
+            Err(_) => Opening {
+                from: None,
+                moves: parse_move_list(&Self::start(), line)?,
+            },
+        };
+        check_opening(line, opening)
+    }
     /// The board for people: coordinates on the edges, `last` marked.
     fn draw(&self, last: Option<Self::Move>) -> String;
     /// The game record of `moves` played from `start`, in the game's own
@@ -999,6 +1057,51 @@ pub fn parse_legal_move<G: RegistryGame>(state: &G, text: &str) -> Result<G::Mov
         });
     }
     Ok(mv)
+}
+
+/// The moves of `line`, separated by spaces, each legal after the ones
+/// before it, played from `start`.
+///
+/// # Errors
+///
+/// [`InputError::BadOpening`] naming the first move that is not one or
+/// not legal, with its number.
+pub fn parse_move_list<G: RegistryGame>(start: &G, line: &str) -> Result<Vec<G::Move>, InputError> {
+    let mut state = start.clone();
+    let mut moves = Vec::new();
+    for (index, word) in line.split_whitespace().enumerate() {
+        let mv = parse_legal_move(&state, word)
+            .map_err(|error| bad_opening(line, format!("move {} ({word}): {error}", index + 1)))?;
+        state.play(mv);
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
+/// [`InputError::BadOpening`] for `line`, with `error`'s reason.
+pub fn bad_opening(line: &str, error: impl fmt::Display) -> InputError {
+    InputError::BadOpening {
+        text: line.to_string(),
+        reason: error.to_string(),
+    }
+}
+
+/// `opening`, unless it is empty text or ends the game.
+///
+/// # Errors
+///
+/// [`InputError::BadOpening`] saying which.
+pub fn check_opening<G: RegistryGame>(
+    line: &str,
+    opening: Opening<G>,
+) -> Result<Opening<G>, InputError> {
+    if line.is_empty() {
+        return Err(bad_opening(line, "the line is empty"));
+    }
+    if opening.position().is_over() {
+        return Err(bad_opening(line, "the game is over after it"));
+    }
+    Ok(opening)
 }
 
 /// The legal moves of `state`, as text, space-separated.
@@ -1474,7 +1577,7 @@ macro_rules! games {
     };
 }
 
-games!(Board, Jungle, Focused, TicTacToe, Nim);
+games!(Board, Jungle, Focused, Gomoku, TicTacToe, Nim);
 
 #[cfg(test)]
 mod tests {
@@ -1675,10 +1778,15 @@ mod tests {
             visit_game("gomoku", Names).unwrap(),
             ("gomoku".to_string(), 1)
         );
+        // The full board, for external brains that may play anywhere.
+        assert_eq!(
+            visit_game("gomoku-full", Names).unwrap(),
+            ("gomoku-full".to_string(), 225)
+        );
         assert!(matches!(
             visit_game("chess", Names),
             Err(RegistryError::UnknownGame { .. })
         ));
-        assert_eq!(GAMES.len(), 5);
+        assert_eq!(GAMES.len(), 6);
     }
 }

@@ -8,8 +8,9 @@
 //! searcher specs, how they are paired ([`Pairing`]), games per pairing,
 //! the openings and the seed. Game `g` of pairing `p` has the id
 //! `g * pairings + p` (so every pairing advances together); it starts from
-//! opening `g / 2` (random legal plies from the start position, seeded,
-//! the same openings for every pairing) and the pairing's first searcher
+//! opening `g / 2` (the header's book line `g / 2` modulo the book's
+//! length, or random legal plies from the start position, seeded; the
+//! same openings for every pairing) and the pairing's first searcher
 //! moves first when `g` is even: each opening is played twice with
 //! colours swapped. Each searcher is built afresh for each game with a
 //! seed derived from the tournament seed and the game id. With iteration
@@ -37,12 +38,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use game_traits::zobrist::mix64;
-use game_traits::{MatchOptions, Outcome, Player, Tally, play_match_with};
+use game_traits::{MatchOptions, Outcome, Player, Tally, play_match_into};
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::chart::{Point, Series, score_chart};
-use crate::registry::{GameSetup, RegistryError, RegistryGame, SearcherSpec, ignored_budget};
+use crate::registry::{
+    GameSetup, Opening, RegistryError, RegistryGame, SearcherSpec, ignored_budget,
+};
 use crate::stats::{
     GameScore, Pentanomial, Sprt, SprtDecision, elo_estimate, likelihood_of_superiority,
 };
@@ -185,8 +188,14 @@ pub struct Header {
     pub pairing: Pairing,
     /// Games per pairing (even: each opening with both colours).
     pub games_per_pair: u32,
-    /// Random plies of each opening (0: the start position).
+    /// Random plies of each opening (0: the start position); not used
+    /// with a [`book`](Header::book).
     pub opening_plies: u32,
+    /// Opening lines, as [`RegistryGame::parse_opening`] reads them: the
+    /// `k`-th opening of every pairing is line `k` modulo their number.
+    /// Empty: random openings of [`opening_plies`](Header::opening_plies).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub book: Vec<String>,
     /// The seed of openings and searchers.
     pub seed: u64,
     /// The SPRT, for a two-searcher match that stops when it is decided.
@@ -216,6 +225,11 @@ impl Header {
         &self,
         setup: &GameSetup<G>,
     ) -> Result<Vec<SearcherSpec>, TournamentError> {
+        for (index, line) in self.book.iter().enumerate() {
+            G::parse_opening(line).map_err(|error| {
+                TournamentError::Settings(format!("opening {} of the book: {error}", index + 1))
+            })?;
+        }
         self.validate_specs(|text| setup.spec(text))
     }
 
@@ -398,12 +412,17 @@ pub struct GameRecord {
     pub second: usize,
     /// The opening's index.
     pub opening: u32,
+    /// The position the game started from, where it is not the game's
+    /// start (an opening file's position line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
     /// The result.
     pub result: GameResult,
     /// Plies played after the opening.
     pub plies: usize,
-    /// Every move from the start position (opening included), in the
-    /// game's notation, space-separated.
+    /// Every move from [`start`](GameRecord::start) or else the game's
+    /// start position (opening included), in the game's notation,
+    /// space-separated; in a forfeited game, the moves before the failure.
     pub moves: String,
     /// Why the game ended early: a searcher that failed (an engine that
     /// crashed, hung or played an illegal or malformed move) and lost.
@@ -473,9 +492,25 @@ enum Line {
     Game(GameRecord),
 }
 
-/// `plies` random legal moves from the start, seeded by the tournament
-/// seed and the opening's index; drawn again if the game ends.
-pub fn opening<G: RegistryGame>(header: &Header, index: u32) -> (G, Vec<G::Move>) {
+/// Opening `index` of the schedule: line `index` (modulo their number) of
+/// the header's book, or else `opening_plies` random legal moves from the
+/// start, seeded by the tournament seed and the opening's index and drawn
+/// again if the game ends.
+///
+/// # Errors
+///
+/// [`TournamentError::Settings`] if the book line is not an opening of
+/// `G` ([`Header::validate_with`] finds these first).
+pub fn opening<G: RegistryGame>(
+    header: &Header,
+    index: u32,
+) -> Result<Opening<G>, TournamentError> {
+    if !header.book.is_empty() {
+        let number = index as usize % header.book.len();
+        return G::parse_opening(&header.book[number]).map_err(|error| {
+            TournamentError::Settings(format!("opening {} of the book: {error}", number + 1))
+        });
+    }
     let start = G::start();
     let mut moves = Vec::new();
     let mut plies = header.opening_plies as usize;
@@ -496,7 +531,10 @@ pub fn opening<G: RegistryGame>(header: &Header, index: u32) -> (G, Vec<G::Move>
                 played.push(mv);
             }
             if !state.is_over() {
-                return (state, played);
+                return Ok(Opening {
+                    from: None,
+                    moves: played,
+                });
             }
         }
         plies /= 2;
@@ -517,20 +555,18 @@ pub fn play_game<G: RegistryGame>(
     id: u64,
 ) -> Result<GameRecord, TournamentError> {
     let job = header.job(id);
-    let (start, opening_moves) = opening::<G>(header, job.opening);
+    let opening = opening::<G>(header, job.opening)?;
+    let start = opening.position();
+    let opening_moves = opening.moves;
     let seed = header.game_seed(id);
     let mut first = setup.build(&specs[job.first], seed)?;
     let mut second = setup.build(&specs[job.second], mix64(seed ^ 0xB))?;
     let mut options = MatchOptions::new(specs[job.first].limits()).with_max_plies(G::max_plies());
     options.second_limits = specs[job.second].limits();
-    let (result, plies, played, forfeit) =
-        match play_match_with(&start, &mut first, &mut second, &options) {
-            Ok(record) => (
-                GameResult::from_outcome(record.outcome),
-                record.moves.len(),
-                record.moves,
-                None,
-            ),
+    let mut played = Vec::new();
+    let (result, plies, forfeit) =
+        match play_match_into(&start, &mut first, &mut second, &options, &mut played) {
+            Ok(end) => (GameResult::from_outcome(end.outcome()), played.len(), None),
             Err(error) => {
                 let (loser, ply) = (error.player(), error.ply());
                 let result = match loser {
@@ -545,7 +581,6 @@ pub fn play_game<G: RegistryGame>(
                 (
                     result,
                     ply,
-                    Vec::new(),
                     Some(format!("{} forfeits: {error}", specs[side])),
                 )
             }
@@ -561,6 +596,7 @@ pub fn play_game<G: RegistryGame>(
         first: job.first,
         second: job.second,
         opening: job.opening,
+        start: opening.from.as_ref().map(G::position_text),
         result,
         plies,
         moves: moves.join(" "),
@@ -742,6 +778,19 @@ impl SprtTracker {
 /// An SPRT's decision and the number of games (of the schedule's first
 /// unbroken run) that made it: with a pentanomial model, always a whole
 /// number of pairs.
+/// How tables and charts name a searcher: its `name=` setting where it has
+/// one (an engine's command line makes a poor column), else the whole spec.
+fn shown_name(spec: &str) -> &str {
+    spec.split_once(':')
+        .and_then(|(_, settings)| {
+            settings
+                .split(',')
+                .find_map(|setting| setting.strip_prefix("name="))
+        })
+        .filter(|name| !name.is_empty())
+        .unwrap_or(spec)
+}
+
 fn sprt_outcome(header: &Header, records: &[GameRecord]) -> Option<(SprtDecision, usize)> {
     let mut played = Played {
         all: records
@@ -1157,7 +1206,7 @@ impl Summary {
             .collect::<Option<_>>()?;
         let series = (*variants..self.header.searchers.len())
             .map(|opponent| Series {
-                label: format!("vs {}", self.header.searchers[opponent]),
+                label: format!("vs {}", shown_name(&self.header.searchers[opponent])),
                 points: self
                     .pairs
                     .iter()
@@ -1196,12 +1245,16 @@ impl fmt::Display for Summary {
         };
         writeln!(
             f,
-            "{} {kind}: {} searchers, {} games per pairing ({} openings of {} random plies, each with both colours), seed {}",
+            "{} {kind}: {} searchers, {} games per pairing ({} openings {}, each with both colours), seed {}",
             header.game,
             header.searchers.len(),
             header.games_per_pair,
             header.games_per_pair / 2,
-            header.opening_plies,
+            if header.book.is_empty() {
+                format!("of {} random plies", header.opening_plies)
+            } else {
+                format!("from a book of {}", header.book.len())
+            },
             header.seed
         )?;
         if let Some(shard) = header.shard {
@@ -1218,10 +1271,14 @@ impl fmt::Display for Summary {
                 ""
             }
         )?;
-        let width = header
+        let names: Vec<&str> = header
             .searchers
             .iter()
-            .map(String::len)
+            .map(|spec| shown_name(spec))
+            .collect();
+        let width = names
+            .iter()
+            .map(|name| name.len())
             .max()
             .unwrap_or(8)
             .max(8);
@@ -1244,7 +1301,7 @@ impl fmt::Display for Summary {
                 f,
                 "{:>2}  {:<width$}  {:>5}  {:>5.1}%  {}",
                 rank + 1,
-                header.searchers[index],
+                names[index],
                 tally.games(),
                 100.0 * tally.score(),
                 elo_estimate(tally)
@@ -1261,8 +1318,8 @@ impl fmt::Display for Summary {
             writeln!(
                 f,
                 "{:<width$}  {:<width$}  {:>5}  {:>11}  {:>5.1}%  {:<24}  {:>5.1}%  {:?}",
-                header.searchers[pair.a],
-                header.searchers[pair.b],
+                names[pair.a],
+                names[pair.b],
                 tally.games(),
                 format!("+{} ={} -{}", tally.wins, tally.draws, tally.losses),
                 100.0 * tally.score(),
@@ -1325,10 +1382,20 @@ mod tests {
             pairing: Pairing::RoundRobin,
             games_per_pair: games,
             opening_plies: 2,
+            book: Vec::new(),
             seed: 7,
             sprt: None,
             shard: None,
         }
+    }
+
+    #[test]
+    fn tables_name_a_searcher_by_its_name_setting() {
+        assert_eq!(shown_name("nboard:cmd=edax -n 1,name=edax,depth=6"), "edax");
+        assert_eq!(shown_name("pbrain:name=ours"), "ours");
+        assert_eq!(shown_name("uct:iters=100"), "uct:iters=100");
+        assert_eq!(shown_name("pbrain:name=,cmd=x"), "pbrain:name=,cmd=x");
+        assert_eq!(shown_name("greedy"), "greedy");
     }
 
     #[test]
@@ -1368,6 +1435,52 @@ mod tests {
         sprt.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
         assert!(sprt.validate().is_err());
         assert!(header(&["random", "greedy"], 2).validate().is_ok());
+    }
+
+    #[test]
+    fn book_openings_are_played_in_turn_with_both_colours() {
+        let mut corner = TicTacToe::new();
+        corner.play(0);
+        corner.play(4);
+        let header = Header {
+            book: vec!["4".to_string(), corner.position_text()],
+            ..header(&["random", "minimax:depth=9"], 6)
+        };
+        let setup = GameSetup::<TicTacToe>::new();
+        header.validate_with(&setup).unwrap();
+        let games = play(&setup, &header, &[], 1, &|_| {}).unwrap();
+        assert_eq!(games.len(), 6);
+        for record in &games {
+            let from_book_position = record.opening == 1;
+            assert_eq!(record.start.is_some(), from_book_position, "{record:?}");
+            let mut game = match &record.start {
+                Some(text) => TicTacToe::parse_position(text).unwrap(),
+                None => TicTacToe::new(),
+            };
+            if !from_book_position {
+                assert!(record.moves.starts_with("4 "), "{record:?}");
+            }
+            for text in record.moves.split(' ') {
+                game.try_play(game.parse_move(text).unwrap()).unwrap();
+            }
+            assert_eq!(GameResult::from_outcome(game.outcome()), record.result);
+        }
+        // Opening 2 is line 1 again; each opening is played with both colours.
+        let openings: Vec<(u32, usize)> = games.iter().map(|r| (r.opening, r.first)).collect();
+        assert_eq!(
+            openings,
+            vec![(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+        );
+        assert_eq!(games[0].start, games[4].start);
+        // The book travels in the results file's header.
+        let text = serde_json::to_string(&header).unwrap();
+        assert_eq!(serde_json::from_str::<Header>(&text).unwrap(), header);
+        let bad = Header {
+            book: vec!["4".to_string(), "4 4".to_string()],
+            ..header.clone()
+        };
+        let error = bad.validate_with(&setup).unwrap_err().to_string();
+        assert!(error.contains("opening 2 of the book"), "{error}");
     }
 
     #[test]
@@ -1564,6 +1677,7 @@ mod tests {
             first: job.first,
             second: job.second,
             opening: job.opening,
+            start: None,
             result,
             plies: 1,
             moves: String::new(),

@@ -100,7 +100,8 @@
 //! answers a cell legal under the full rules but outside the focused cells
 //! therefore forfeits, with the reason "move x,y is legal but outside the
 //! focused cells the arena plays". [`PbrainEngine`] is also a searcher of
-//! the full game, [`gomoku::Gomoku`], where every legal cell is accepted.
+//! the full game, [`gomoku::Gomoku`], where every legal cell is accepted:
+//! the registry's `gomoku-full`, the game to referee external brains on.
 //!
 //! # The NBoard protocol, GUI side
 //!
@@ -111,7 +112,8 @@
 //! GGF of [`write_ggf`]: the current board in `BO`, no moves), `ping <n>`
 //! and `go`; lines up to `pong <n>` are skipped, then `status`, `search`,
 //! `nodestats`, `set myname`, `learned` and stray `pong` lines are
-//! skipped and the answer is `=== <move>[/<eval>[/<time>]]` (a move
+//! skipped and the answer is `=== <move>[/<eval>[/<time>]]`, its fields
+//! split by `/` or by spaces as Edax writes them (a move
 //! `F5`, `PA` for a pass; the eval, in discs for the player to move,
 //! becomes the report's value divided by 64). Any other line is a
 //! malformed reply. A position whose only move is the pass is answered
@@ -470,10 +472,10 @@ fn engine_settings(spec: &SearcherSpec) -> Result<(EngineCommand, EngineOptions)
 /// # Errors
 ///
 /// [`RegistryError::Config`] when `cmd` is missing or blank.
-pub fn pbrain_factory(
+pub fn pbrain_factory<G: gomoku::GomokuGame + 'static>(
     spec: &SearcherSpec,
     _seed: u64,
-) -> Result<BoxedSearcher<gomoku::Focused>, RegistryError> {
+) -> Result<BoxedSearcher<G>, RegistryError> {
     let (command, options) = engine_settings(spec)?;
     Ok(Box::new(PbrainEngine::new(command, options)))
 }
