@@ -68,6 +68,7 @@ fn main() {
             games_per_pair: games,
             opening_plies: 4,
             book: Vec::new(),
+            adjudication: Default::default(),
             seed: args.seed,
             sprt: None,
             shard: None,

@@ -54,6 +54,7 @@ fn main() {
         games_per_pair: args.games.max(1).next_multiple_of(2),
         opening_plies: 4,
         book: Vec::new(),
+        adjudication: Default::default(),
         seed: args.seed,
         sprt: None,
         shard: None,

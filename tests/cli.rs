@@ -139,6 +139,121 @@ fn tournament(extra: &[&str]) -> Output {
 }
 
 #[test]
+fn adjudication_ends_games_and_the_records_say_why() {
+    let dir = scratch("adjudicate");
+    let out = dir.join("adjudicated.jsonl");
+    let out_path = out.to_str().expect("a UTF-8 path");
+    let args = [
+        "random",
+        "greedy",
+        "--game",
+        "othello",
+        "--games",
+        "4",
+        "--adjudicate",
+        "--out",
+        out_path,
+        "--quiet",
+    ];
+    let output = run("tournament", &args, "");
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.contains("4 of 4 games (4 adjudicated)"), "{stdout}");
+    for record in games(&out) {
+        assert!(
+            record.contains("\"adjudicated\":\"solved exactly at 14 empties"),
+            "{record}"
+        );
+    }
+    let capped = run(
+        "tournament",
+        &[
+            "random",
+            "greedy",
+            "--game",
+            "tictactoe",
+            "--games",
+            "2",
+            "--max-plies",
+            "1",
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(capped.status.success(), "{}", text(&capped.stderr));
+    assert!(
+        text(&capped.stdout).contains("+0 =2 -0"),
+        "{}",
+        text(&capped.stdout)
+    );
+    let zero = run("tournament", &["random", "greedy", "--max-plies", "0"], "");
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(
+        text(&zero.stderr).contains("--max-plies"),
+        "{}",
+        text(&zero.stderr)
+    );
+}
+
+#[test]
+fn records_save_each_game_in_its_usual_format() {
+    let dir = scratch("records");
+    let saved = dir.join("ggf");
+    let saved_path = saved.to_str().expect("a UTF-8 path");
+    let output = run(
+        "tournament",
+        &[
+            "random",
+            "greedy",
+            "--game",
+            "othello",
+            "--games",
+            "2",
+            "--records",
+            saved_path,
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains("game records in"),
+        "{}",
+        text(&output.stdout)
+    );
+    for id in 0..2 {
+        let ggf = std::fs::read_to_string(saved.join(format!("game-{id}.ggf"))).expect("saved");
+        let (start, moves) = game_arena::nboard::parse_ggf(&ggf).expect("a GGF game");
+        assert_eq!(start, bitboard_othello::Board::start());
+        assert!(moves.len() > 50, "{ggf}");
+        let black = if id == 0 { "random" } else { "greedy" };
+        assert!(ggf.contains(&format!("PB[{black}]")), "{ggf}");
+    }
+    // A game without a record format says so.
+    let none = run(
+        "tournament",
+        &[
+            "random",
+            "greedy",
+            "--game",
+            "tictactoe",
+            "--games",
+            "2",
+            "--records",
+            saved_path,
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(none.status.success(), "{}", text(&none.stderr));
+    assert!(
+        text(&none.stderr).contains("has no game record format"),
+        "{}",
+        text(&none.stderr)
+    );
+}
+
+#[test]
 fn openings_come_from_a_file_each_with_both_colours() {
     let dir = scratch("openings");
     let book = dir.join("openings.txt");

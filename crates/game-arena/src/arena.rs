@@ -27,7 +27,7 @@
 //! ```
 
 use crate::registry::{
-    GameSetup, InputError, RegistryError, RegistryGame, SearcherInfo, SearcherSpec,
+    GameFile, GameSetup, InputError, RegistryError, RegistryGame, SearcherInfo, SearcherSpec,
 };
 use crate::tournament::{self, GameRecord, Header, TournamentError};
 
@@ -60,6 +60,17 @@ pub trait ArenaGame: Send + Sync {
     ///
     /// As [`RegistryGame::parse_opening`].
     fn check_opening(&self, line: &str) -> Result<(), InputError>;
+    /// The game of `record` in the game's usual file format, if it has
+    /// one (see [`tournament::game_file`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`tournament::game_file`].
+    fn game_file(
+        &self,
+        header: &Header,
+        record: &GameRecord,
+    ) -> Result<Option<GameFile>, InputError>;
     /// Checks a tournament's header against the game's searchers.
     ///
     /// # Errors
@@ -113,6 +124,14 @@ impl<G: RegistryGame> ArenaGame for GameSetup<G> {
 
     fn check_opening(&self, line: &str) -> Result<(), InputError> {
         G::parse_opening(line).map(|_| ())
+    }
+
+    fn game_file(
+        &self,
+        header: &Header,
+        record: &GameRecord,
+    ) -> Result<Option<GameFile>, InputError> {
+        tournament::game_file::<G>(header, record)
     }
 
     fn validate(&self, header: &Header) -> Result<Vec<SearcherSpec>, TournamentError> {

@@ -51,8 +51,8 @@ use crate::arena::{ArenaGame, Registry};
 use crate::registry::{BUDGET_KEYS, SEARCHERS, SearcherInfo};
 use crate::stats::{Sprt, SprtModel};
 use crate::tournament::{
-    FORMAT_VERSION, GameRecord, Header, Pairing, Shard, Summary, TournamentError, merge,
-    open_results, read_results, write_results,
+    Adjudication, FORMAT_VERSION, GameRecord, Header, Pairing, Shard, Summary, TournamentError,
+    merge, open_results, read_results, write_results,
 };
 
 /// The default tournament: built-in searchers only, so it runs on any
@@ -121,6 +121,16 @@ struct RunArgs {
     /// # are skipped.
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// Score a game as soon as its result is known for sure: Othello by
+    /// the exact solver at 14 empty squares or fewer, Gomoku when the
+    /// player to move has a victory by continuous fours (VCF). The
+    /// record says why.
+    #[arg(long)]
+    adjudicate: bool,
+    /// Stop every game after this many plies from its opening, scored as
+    /// a draw.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
+    max_plies: Option<u32>,
     /// Seed of the openings and the searchers.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -160,6 +170,11 @@ struct RunArgs {
     /// Write the results as JSON lines here.
     #[arg(short, long)]
     out: Option<PathBuf>,
+    /// Also save each game in its game's usual format in this directory,
+    /// as it ends: game-<id>.ggf for Othello, game-<id>.psq (as the
+    /// Gomocup manager saves games) for Gomoku.
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
     /// Continue the tournament held in --out.
     #[arg(long, requires = "out")]
     resume: bool,
@@ -395,6 +410,10 @@ fn header_from(game: &dyn ArenaGame, args: &RunArgs) -> Result<Header, Failure> 
             0
         },
         book,
+        adjudication: Adjudication {
+            by_game: args.adjudicate,
+            max_plies: args.max_plies,
+        },
         seed: args.seed,
         sprt,
         shard: args.shard,
@@ -520,12 +539,47 @@ fn run_tournament(registry: &Registry, args: &RunArgs) -> Result<(), Failure> {
     {
         eprintln!("{warning}");
     }
+    let records_dir = args.records.as_deref();
+    if let Some(dir) = records_dir {
+        std::fs::create_dir_all(dir).map_err(|error| TournamentError::Io {
+            path: dir.to_path_buf(),
+            message: error.to_string(),
+        })?;
+    }
+    let unsaved = AtomicUsize::new(0);
+    let save = |record: &GameRecord| -> Result<(), TournamentError> {
+        let Some(dir) = records_dir else {
+            return Ok(());
+        };
+        match game.game_file(&header, record) {
+            Ok(Some(file)) => {
+                let path = dir.join(format!("game-{}.{}", record.id, file.extension));
+                std::fs::write(&path, file.text).map_err(|error| TournamentError::Io {
+                    path,
+                    message: error.to_string(),
+                })
+            }
+            Ok(None) => {
+                unsaved.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            }
+            Err(error) => Err(TournamentError::Settings(format!(
+                "game {} cannot be saved: {error}",
+                record.id
+            ))),
+        }
+    };
+    for record in &done {
+        save(record)?;
+    }
     let progress = Progress::new(scheduled.saturating_sub(done.len()), args.quiet);
     let write_error: Mutex<Option<TournamentError>> = Mutex::new(None);
     let on_game = |record: &GameRecord| {
-        if let Some(writer) = &writer
-            && let Err(error) = writer.append(record)
-        {
+        let written = match &writer {
+            Some(writer) => writer.append(record),
+            None => Ok(()),
+        };
+        if let Err(error) = written.and_then(|()| save(record)) {
             write_error
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -551,6 +605,15 @@ fn run_tournament(registry: &Registry, args: &RunArgs) -> Result<(), Failure> {
         ))
     );
     write_chart(&summary, args.svg.as_deref())?;
+    if let Some(dir) = records_dir {
+        match unsaved.into_inner() {
+            0 => println!("game records in {}", dir.display()),
+            count => eprintln!(
+                "warning: {} has no game record format; --records saved none of {count} games",
+                header.game
+            ),
+        }
+    }
     Ok(())
 }
 

@@ -6,15 +6,16 @@ use bitboard_othello::{
     Transcript,
 };
 use game_traits::testing::{Nim, NimMove, TicTacToe, TicTacToeHeuristic};
-use game_traits::{OutcomeEvaluator, Player, PositionHash, UniformPlayout, UniformPrior};
+use game_traits::{Outcome, OutcomeEvaluator, Player, PositionHash, UniformPlayout, UniformPrior};
 use gomoku::{
     Focused, FocusedPlayout, Gomoku, GomokuGame, PatternEvaluator, PatternPolicy, ThreatPlayout,
 };
 use jungle::{Jungle, JungleEvaluator, JunglePlayout};
 
 use crate::registry::{
-    BoxedSearcher, GameSetup, InputError, NetKnowledge, Opening, RegistryError, RegistryGame,
-    SearcherSpec, bad_opening, check_opening, load_network, othello_solver, parse_move_list,
+    BoxedSearcher, GOMOKU_ADJUDICATION_NODES, GameFile, GameInfo, GameSetup, InputError,
+    NetKnowledge, OTHELLO_ADJUDICATION_EMPTIES, Opening, RegistryError, RegistryGame, SearcherSpec,
+    Verdict, bad_opening, check_opening, load_network, othello_solver, parse_move_list,
 };
 
 /// A cell of a drawn board: the content, bracketed when it is the last
@@ -177,6 +178,56 @@ impl RegistryGame for Board {
 
     fn own_searcher(spec: &SearcherSpec) -> Option<BoxedSearcher<Board>> {
         othello_solver(spec)
+    }
+
+    /// GGF, `RE` the disc difference for Black of a finished game, else
+    /// `+1`, `-1` or `0` for the result scored (a forfeit or a verdict),
+    /// or `?` if unfinished.
+    fn game_file(start: &Board, moves: &[Move], info: &GameInfo<'_>) -> Option<GameFile> {
+        let mut end = start.clone();
+        for &mv in moves {
+            game_traits::Game::play(&mut end, mv);
+        }
+        let result = if game_traits::Game::is_over(&end) {
+            let discs = i64::from(end.black().count_ones()) - i64::from(end.white().count_ones());
+            format!("{discs:+}")
+        } else {
+            match info.outcome {
+                Some(Outcome::Win(Player::First)) => "+1".to_string(),
+                Some(Outcome::Win(Player::Second)) => "-1".to_string(),
+                Some(Outcome::Draw) => "0".to_string(),
+                None => "?".to_string(),
+            }
+        };
+        Some(GameFile {
+            extension: "ggf",
+            text: crate::engine::ggf_game(start, moves, [info.first, info.second], &result),
+        })
+    }
+
+    fn adjudicate(&self) -> Option<Verdict> {
+        let empties = self.empty_count();
+        if empties > OTHELLO_ADJUDICATION_EMPTIES || game_traits::Game::is_over(self) {
+            return None;
+        }
+        let score = bitboard_othello::solve(self).score;
+        let mover = game_traits::Game::to_move(self);
+        let outcome = match score.signum() {
+            1 => Outcome::Win(mover),
+            -1 => Outcome::Win(mover.opponent()),
+            _ => Outcome::Draw,
+        };
+        Some(Verdict {
+            outcome,
+            reason: format!(
+                "solved exactly at {empties} empties: {score:+} discs for the side to move ({})",
+                if mover == Player::First {
+                    "Black"
+                } else {
+                    "White"
+                }
+            ),
+        })
     }
 }
 
@@ -443,6 +494,59 @@ impl RegistryGame for Nim {
 /// The Gomoku games of the registry: the same rules, knowledge and text,
 /// on the focused game (what searchers play) and on the full one (every
 /// legal cell: a referee for external brains, which may play anywhere).
+/// The game as the Gomocup manager (Piskvork) saves it: the line
+/// `Piskvorky 15x15, 11:11, 0`, one `x,y,time` line per move (the
+/// protocol's coordinates counted from 1, time 0: not recorded), the two
+/// players' names, then `-1`. Only games from the empty board: the
+/// format has no other start.
+fn psq_game(start: &Gomoku, moves: &[gomoku::Move], info: &GameInfo<'_>) -> Option<GameFile> {
+    if start.stone_count() > 0 {
+        return None;
+    }
+    let size = start.size();
+    let mut text = format!("Piskvorky {size}x{size}, 11:11, 0\n");
+    for mv in moves {
+        let (x, y) = mv.to_protocol(size)?;
+        text.push_str(&format!("{},{},0\n", x + 1, y + 1));
+    }
+    for name in [info.first, info.second] {
+        text.push_str(&name.replace('\n', " "));
+        text.push('\n');
+    }
+    text.push_str("-1\n");
+    Some(GameFile {
+        extension: "psq",
+        text,
+    })
+}
+
+/// A Gomoku position is decided when the player to move has a victory by
+/// continuous fours (VCF) found within the node budget: a forced win,
+/// whatever the defender answers.
+fn adjudicate_gomoku(game: &Gomoku) -> Option<Verdict> {
+    if game.result().is_some() {
+        return None;
+    }
+    let limits = game_traits::Limits::nodes(GOMOKU_ADJUDICATION_NODES);
+    let gomoku::Solution::Win(line) = gomoku::ThreatSolver::new().vcf(game, &limits) else {
+        return None;
+    };
+    let mover = game.side();
+    let line: Vec<String> = line.iter().map(ToString::to_string).collect();
+    Some(Verdict {
+        outcome: Outcome::Win(mover),
+        reason: format!(
+            "{} wins by continuous fours: {}",
+            if mover == Player::First {
+                "Black"
+            } else {
+                "White"
+            },
+            line.join(" ")
+        ),
+    })
+}
+
 macro_rules! gomoku_registry_game {
     ($game:ty, $name:literal, $summary:literal, $start:expr) => {
         impl RegistryGame for $game {
@@ -520,6 +624,18 @@ macro_rules! gomoku_registry_game {
 
             fn draw(&self, last: Option<gomoku::Move>) -> String {
                 draw_gomoku(self.as_ref(), last)
+            }
+
+            fn adjudicate(&self) -> Option<Verdict> {
+                adjudicate_gomoku(self.as_ref())
+            }
+
+            fn game_file(
+                start: &Self,
+                moves: &[gomoku::Move],
+                info: &GameInfo<'_>,
+            ) -> Option<GameFile> {
+                psq_game(start.as_ref(), moves, info)
             }
 
             fn record(start: &Self, moves: &[gomoku::Move]) -> String {
@@ -745,6 +861,102 @@ mod tests {
             let error = opening_error::<Focused>(line);
             assert!(error.contains(reason), "{line}: {error}");
         }
+    }
+
+    #[test]
+    fn verdicts_come_from_a_vcf_or_an_exact_solve_only() {
+        // Black's open three on row 8: a four, any answer, five.
+        let three = Gomoku::parse_opening("h8 a1 i8 a2 j8 a3")
+            .unwrap()
+            .position();
+        let verdict = three.adjudicate().expect("a VCF for Black");
+        assert_eq!(Focused::new(three).adjudicate(), Some(verdict.clone()));
+        assert_eq!(verdict.outcome, Outcome::Win(Player::First));
+        assert!(
+            verdict
+                .reason
+                .starts_with("Black wins by continuous fours: "),
+            "{}",
+            verdict.reason
+        );
+        assert_eq!(Focused::start().adjudicate(), None);
+        // White to move has no four to make, so no verdict for White.
+        let after = Gomoku::parse_opening("h8 a1 i8 a2 j8").unwrap().position();
+        assert_eq!(after.adjudicate(), None);
+        assert_eq!(Board::start().adjudicate(), None);
+        // At 14 empties the exact solver decides; at 15 nothing is said.
+        let mut board = Board::start();
+        let mut moves = Vec::new();
+        while board.empty_count() > 15 {
+            game_traits::Game::legal_moves(&board, &mut moves);
+            game_traits::Game::play(&mut board, moves[moves.len() / 2]);
+        }
+        assert_eq!(board.adjudicate(), None);
+        while board.empty_count() > 14 {
+            game_traits::Game::legal_moves(&board, &mut moves);
+            game_traits::Game::play(&mut board, moves[0]);
+        }
+        let verdict = board.adjudicate().expect("solved");
+        assert!(verdict.reason.starts_with("solved exactly at 14 empties"));
+        let score = bitboard_othello::solve(&board).score;
+        let mover = game_traits::Game::to_move(&board);
+        let expected = match score.signum() {
+            1 => Outcome::Win(mover),
+            -1 => Outcome::Win(mover.opponent()),
+            _ => Outcome::Draw,
+        };
+        assert_eq!(verdict.outcome, expected);
+    }
+
+    #[test]
+    fn othello_games_are_saved_as_ggf_and_gomoku_games_as_psq() {
+        use crate::registry::GameInfo;
+        let info = GameInfo {
+            first: "ours",
+            second: "edax]",
+            outcome: Some(Outcome::Win(Player::First)),
+        };
+        // A whole game: the GGF reads back, RE is Black's disc difference.
+        let mut board = Board::start();
+        let mut moves = Vec::new();
+        let mut legal = Vec::new();
+        while !game_traits::Game::is_over(&board) {
+            game_traits::Game::legal_moves(&board, &mut legal);
+            let mv = legal[legal.len() / 3];
+            game_traits::Game::play(&mut board, mv);
+            moves.push(mv);
+        }
+        let file = Board::game_file(&Board::start(), &moves, &info).unwrap();
+        assert_eq!(file.extension, "ggf");
+        let discs = board.black().count_ones() as i32 - board.white().count_ones() as i32;
+        assert!(
+            file.text.contains(&format!("RE[{discs:+}]")),
+            "{}",
+            file.text
+        );
+        assert!(file.text.contains("PB[ours]PW[edax)]"), "{}", file.text);
+        let (start, read) = crate::nboard::parse_ggf(&file.text).unwrap();
+        assert_eq!((start, read), (Board::start(), moves.clone()));
+        // Unfinished: the result scored.
+        let cut = Board::game_file(&Board::start(), &moves[..10], &info).unwrap();
+        assert!(cut.text.contains("RE[+1]"), "{}", cut.text);
+        // Gomoku: 1-based protocol coordinates, y from the top.
+        let opening = Gomoku::parse_opening("h8 i9 a15").unwrap();
+        let info = GameInfo {
+            first: "black",
+            second: "white",
+            outcome: None,
+        };
+        let psq = Gomoku::game_file(&Gomoku::new(), &opening.moves, &info).unwrap();
+        assert_eq!(psq.extension, "psq");
+        assert_eq!(
+            psq.text,
+            "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,7,0\n1,1,0\nblack\nwhite\n-1\n"
+        );
+        // The format has no start position of its own.
+        let from = opening.position();
+        assert_eq!(Gomoku::game_file(&from, &[], &info), None);
+        assert_eq!(TicTacToe::game_file(&TicTacToe::new(), &[4], &info), None);
     }
 
     #[test]

@@ -68,8 +68,8 @@ use std::time::Duration;
 use bitboard_othello::{Board, SolveMode, Solver};
 use game_traits::testing::{MinimaxSearcher, Nim, TicTacToe};
 use game_traits::{
-    ActionSpace, Evaluator, Game, GreedySearcher, LimitKind, Limits, PlaneEncoding, Playout,
-    PolicyEvaluator, RandomSearcher, Searcher, UniformPrior,
+    ActionSpace, Evaluator, Game, GreedySearcher, LimitKind, Limits, Outcome, PlaneEncoding,
+    Playout, PolicyEvaluator, RandomSearcher, Searcher, UniformPrior,
 };
 use gomoku::{Focused, Gomoku};
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
@@ -222,6 +222,48 @@ pub enum InputError {
         /// What is wrong.
         reason: String,
     },
+}
+
+/// A game saved in its game's usual file format, beside the JSON lines
+/// ([`RegistryGame::game_file`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameFile {
+    /// The file name's extension, without the dot (`ggf`, `psq`).
+    pub extension: &'static str,
+    /// The file's text.
+    pub text: String,
+}
+
+/// Who played a game and how it ended, for its [`GameFile`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameInfo<'a> {
+    /// The name of the player who moved first.
+    pub first: &'a str,
+    /// The name of the player who moved second.
+    pub second: &'a str,
+    /// The result scored (by the end of the game, a forfeit or an
+    /// adjudication); `None` if unfinished.
+    pub outcome: Option<Outcome>,
+}
+
+/// Othello games are adjudicated (`--adjudicate`) by the exact solver
+/// once this many squares or fewer are empty: a few milliseconds per
+/// game at 14.
+pub const OTHELLO_ADJUDICATION_EMPTIES: u32 = 14;
+
+/// The node budget of the VCF search that adjudicates Gomoku games, per
+/// position (a few milliseconds).
+pub const GOMOKU_ADJUDICATION_NODES: u64 = 20_000;
+
+/// A result known before the game ends, and why: what a tournament that
+/// adjudicates ([`RegistryGame::adjudicate`]) scores the game by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The result the game would reach under perfect play.
+    pub outcome: Outcome,
+    /// How it is known, for the game's record (an exact solve, a forced
+    /// win found).
+    pub reason: String,
 }
 
 /// An opening: moves played from a position, before the searchers take
@@ -982,6 +1024,25 @@ pub trait RegistryGame: ActionSpace {
             path: path.to_string(),
             reason: format!("{} has no plane encoding to run a network on", Self::NAME),
         })
+    }
+
+    /// The result of this position if it is already known for sure, for
+    /// tournaments that adjudicate (`--adjudicate`): they stop the game
+    /// there and score it so. Called before every move, so it must be
+    /// cheap where it finds nothing. Othello solves exactly at
+    /// [`OTHELLO_ADJUDICATION_EMPTIES`] empty squares or fewer; Gomoku
+    /// looks for a victory by continuous fours (VCF) for the player to
+    /// move. The default knows nothing before the end.
+    fn adjudicate(&self) -> Option<Verdict> {
+        None
+    }
+
+    /// The game of `moves` from `start` in the game's usual file format,
+    /// for `--records DIR`: Othello as GGF, Gomoku as the `.psq` files of
+    /// the Gomocup manager. The default has no such format.
+    fn game_file(start: &Self, moves: &[Self::Move], info: &GameInfo<'_>) -> Option<GameFile> {
+        let _ = (start, moves, info);
+        None
     }
 
     /// Searchers only this game has (Othello's endgame `solver`); `None`

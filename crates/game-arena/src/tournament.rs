@@ -38,13 +38,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use game_traits::zobrist::mix64;
-use game_traits::{MatchOptions, Outcome, Player, Tally, play_match_into};
+use game_traits::{MatchOptions, Outcome, Player, Tally, play_match_judged};
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::chart::{Point, Series, score_chart};
 use crate::registry::{
-    GameSetup, Opening, RegistryError, RegistryGame, SearcherSpec, ignored_budget,
+    GameFile, GameInfo, GameSetup, InputError, Opening, RegistryError, RegistryGame, SearcherSpec,
+    ignored_budget, parse_legal_move,
 };
 use crate::stats::{
     GameScore, Pentanomial, Sprt, SprtDecision, elo_estimate, likelihood_of_superiority,
@@ -196,12 +197,37 @@ pub struct Header {
     /// Empty: random openings of [`opening_plies`](Header::opening_plies).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub book: Vec<String>,
+    /// How games may be ended before their natural end.
+    #[serde(default, skip_serializing_if = "Adjudication::is_off")]
+    pub adjudication: Adjudication,
     /// The seed of openings and searchers.
     pub seed: u64,
     /// The SPRT, for a two-searcher match that stops when it is decided.
     pub sprt: Option<Sprt>,
     /// The part of the tournament this file holds (`None`: all of it).
     pub shard: Option<Shard>,
+}
+
+/// Adjudication: ending games early with a result known for sure, or at
+/// a move cap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjudication {
+    /// Score a game by the game's own verdict as soon as it has one
+    /// ([`RegistryGame::adjudicate`]: Othello's exact solver near the end,
+    /// a VCF found in Gomoku).
+    #[serde(default)]
+    pub by_game: bool,
+    /// Stop every game after this many plies from its opening, scored as
+    /// a draw ([`GameResult::Unfinished`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_plies: Option<u32>,
+}
+
+impl Adjudication {
+    /// Neither verdicts nor a move cap: every game is played out.
+    pub fn is_off(&self) -> bool {
+        *self == Adjudication::default()
+    }
 }
 
 impl Header {
@@ -428,6 +454,10 @@ pub struct GameRecord {
     /// crashed, hung or played an illegal or malformed move) and lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forfeit: Option<String>,
+    /// Why the game was adjudicated (the game's verdict, or the move cap
+    /// of [`Adjudication::max_plies`]), if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudicated: Option<String>,
 }
 
 impl GameRecord {
@@ -561,30 +591,60 @@ pub fn play_game<G: RegistryGame>(
     let seed = header.game_seed(id);
     let mut first = setup.build(&specs[job.first], seed)?;
     let mut second = setup.build(&specs[job.second], mix64(seed ^ 0xB))?;
-    let mut options = MatchOptions::new(specs[job.first].limits()).with_max_plies(G::max_plies());
+    let cap = header.adjudication.max_plies.map(|cap| cap as usize);
+    let max_plies = cap.map_or(G::max_plies(), |cap| cap.min(G::max_plies()));
+    let mut options = MatchOptions::new(specs[job.first].limits()).with_max_plies(max_plies);
     options.second_limits = specs[job.second].limits();
+    let judge = |state: &G| {
+        if header.adjudication.by_game {
+            state.adjudicate()
+        } else {
+            None
+        }
+    };
     let mut played = Vec::new();
-    let (result, plies, forfeit) =
-        match play_match_into(&start, &mut first, &mut second, &options, &mut played) {
-            Ok(end) => (GameResult::from_outcome(end.outcome()), played.len(), None),
-            Err(error) => {
-                let (loser, ply) = (error.player(), error.ply());
-                let result = match loser {
-                    Player::First => GameResult::SecondWins,
-                    Player::Second => GameResult::FirstWins,
-                };
-                let side = if loser == Player::First {
-                    job.first
-                } else {
-                    job.second
-                };
-                (
-                    result,
-                    ply,
-                    Some(format!("{} forfeits: {error}", specs[side])),
-                )
-            }
-        };
+    let (result, plies, forfeit, adjudicated) = match play_match_judged(
+        &start,
+        &mut first,
+        &mut second,
+        &options,
+        &mut played,
+        judge,
+    ) {
+        Ok((_, Some(verdict))) => (
+            GameResult::from_outcome(Some(verdict.outcome)),
+            played.len(),
+            None,
+            Some(verdict.reason),
+        ),
+        Ok((end, None)) => {
+            let capped = !end.is_over() && cap == Some(played.len());
+            (
+                GameResult::from_outcome(end.outcome()),
+                played.len(),
+                None,
+                capped.then(|| format!("move cap of {} plies", played.len())),
+            )
+        }
+        Err(error) => {
+            let (loser, ply) = (error.player(), error.ply());
+            let result = match loser {
+                Player::First => GameResult::SecondWins,
+                Player::Second => GameResult::FirstWins,
+            };
+            let side = if loser == Player::First {
+                job.first
+            } else {
+                job.second
+            };
+            (
+                result,
+                ply,
+                Some(format!("{} forfeits: {error}", specs[side])),
+                None,
+            )
+        }
+    };
     let moves: Vec<String> = opening_moves
         .iter()
         .chain(&played)
@@ -601,7 +661,45 @@ pub fn play_game<G: RegistryGame>(
         plies,
         moves: moves.join(" "),
         forfeit,
+        adjudicated,
     })
+}
+
+/// The game of `record` in its game's usual file format
+/// ([`RegistryGame::game_file`]), the players named as the tables name
+/// them; `None` if the game has no such format.
+///
+/// # Errors
+///
+/// [`InputError`] if the record's start or moves are not a game of `G`
+/// (a results file edited by hand, or of another game).
+pub fn game_file<G: RegistryGame>(
+    header: &Header,
+    record: &GameRecord,
+) -> Result<Option<GameFile>, InputError> {
+    let start = match &record.start {
+        Some(text) => G::parse_position(text)?,
+        None => G::start(),
+    };
+    let mut state = start.clone();
+    let mut moves = Vec::new();
+    for word in record.moves.split_whitespace() {
+        let mv = parse_legal_move(&state, word)?;
+        state.play(mv);
+        moves.push(mv);
+    }
+    let name = |index: usize| {
+        header
+            .searchers
+            .get(index)
+            .map_or("?", |spec| shown_name(spec))
+    };
+    let info = GameInfo {
+        first: name(record.first),
+        second: name(record.second),
+        outcome: record.result.outcome(),
+    };
+    Ok(G::game_file(&start, &moves, &info))
 }
 
 /// Warnings for budget fields that a searcher ignores, one line each.
@@ -1138,6 +1236,10 @@ pub struct Summary {
     pub scheduled: usize,
     /// The SPRT's decision and the games that made it.
     pub sprt: Option<(SprtDecision, usize)>,
+    /// Games counted that a searcher forfeited.
+    pub forfeited: usize,
+    /// Games counted that were adjudicated.
+    pub adjudicated: usize,
 }
 
 impl Summary {
@@ -1176,6 +1278,11 @@ impl Summary {
             games: counted.len(),
             scheduled: header.ids().count(),
             sprt,
+            forfeited: counted.iter().filter(|game| game.forfeit.is_some()).count(),
+            adjudicated: counted
+                .iter()
+                .filter(|game| game.adjudicated.is_some())
+                .count(),
         }
     }
 
@@ -1260,15 +1367,27 @@ impl fmt::Display for Summary {
         if let Some(shard) = header.shard {
             writeln!(f, "shard {shard}")?;
         }
+        let mut ended_early = Vec::new();
+        if self.forfeited > 0 {
+            ended_early.push(format!("{} forfeited", self.forfeited));
+        }
+        if self.adjudicated > 0 {
+            ended_early.push(format!("{} adjudicated", self.adjudicated));
+        }
         writeln!(
             f,
-            "{} of {} games{}",
+            "{} of {} games{}{}",
             self.games,
             self.scheduled,
             if self.sprt.is_some() {
                 " (up to the SPRT's decision)"
             } else {
                 ""
+            },
+            if ended_early.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", ended_early.join(", "))
             }
         )?;
         let names: Vec<&str> = header
@@ -1383,6 +1502,7 @@ mod tests {
             games_per_pair: games,
             opening_plies: 2,
             book: Vec::new(),
+            adjudication: Adjudication::default(),
             seed: 7,
             sprt: None,
             shard: None,
@@ -1438,12 +1558,92 @@ mod tests {
     }
 
     #[test]
+    fn a_move_cap_stops_games_as_draws_and_says_so() {
+        let capped = Header {
+            adjudication: Adjudication {
+                by_game: true,
+                max_plies: Some(2),
+            },
+            ..header(&["random", "greedy"], 4)
+        };
+        let setup = GameSetup::<TicTacToe>::new();
+        let games = play(&setup, &capped, &[], 1, &|_| {}).unwrap();
+        assert_eq!(games.len(), 4);
+        for record in &games {
+            // Two opening plies, then two more.
+            assert_eq!(record.plies, 2, "{record:?}");
+            assert_eq!(record.moves.split(' ').count(), 4, "{record:?}");
+            assert_eq!(record.result, GameResult::Unfinished);
+            assert_eq!(record.adjudicated.as_deref(), Some("move cap of 2 plies"));
+        }
+        let summary = Summary::new(&capped, &games).to_string();
+        assert!(
+            summary.contains("4 of 4 games (4 adjudicated)"),
+            "{summary}"
+        );
+        // Without a cap the same games are played out, and nothing is adjudicated.
+        let free = header(&["random", "greedy"], 4);
+        let played = play(&setup, &free, &[], 1, &|_| {}).unwrap();
+        assert!(played.iter().all(|game| game.adjudicated.is_none()));
+        assert!(played.iter().any(|game| game.plies > 2));
+        let text = serde_json::to_string(&capped).unwrap();
+        assert!(text.contains(r#""adjudication":{"by_game":true,"max_plies":2}"#));
+        assert!(
+            !serde_json::to_string(&free)
+                .unwrap()
+                .contains("adjudication")
+        );
+    }
+
+    #[test]
+    fn othello_games_are_scored_by_the_exact_solver_near_the_end() {
+        use bitboard_othello::Board;
+        let header = Header {
+            game: "othello".to_string(),
+            adjudication: Adjudication {
+                by_game: true,
+                max_plies: None,
+            },
+            ..header(&["random", "greedy"], 4)
+        };
+        let setup = GameSetup::<Board>::new();
+        let games = play(&setup, &header, &[], 1, &|_| {}).unwrap();
+        for record in &games {
+            let reason = record.adjudicated.as_deref().expect("adjudicated");
+            assert!(
+                reason.starts_with("solved exactly at 14 empties"),
+                "{reason}"
+            );
+            let mut board = Board::start();
+            for text in record.moves.split(' ') {
+                board.try_play(board.parse_move(text).unwrap()).unwrap();
+            }
+            assert_eq!(board.empty_count(), 14);
+            // The verdict is the exact result of the last position.
+            let score = bitboard_othello::solve(&board).score;
+            let mover = board.to_move();
+            let first_wins = match score.signum() {
+                1 => Some(mover == Player::First),
+                -1 => Some(mover == Player::Second),
+                _ => None,
+            };
+            let expected = match first_wins {
+                Some(true) => GameResult::FirstWins,
+                Some(false) => GameResult::SecondWins,
+                None => GameResult::Draw,
+            };
+            assert_eq!(record.result, expected, "{record:?}");
+        }
+    }
+
+    #[test]
     fn book_openings_are_played_in_turn_with_both_colours() {
         let mut corner = TicTacToe::new();
         corner.play(0);
         corner.play(4);
         let header = Header {
             book: vec!["4".to_string(), corner.position_text()],
+            adjudication: Adjudication::default(),
             ..header(&["random", "minimax:depth=9"], 6)
         };
         let setup = GameSetup::<TicTacToe>::new();
@@ -1477,6 +1677,7 @@ mod tests {
         assert_eq!(serde_json::from_str::<Header>(&text).unwrap(), header);
         let bad = Header {
             book: vec!["4".to_string(), "4 4".to_string()],
+            adjudication: Adjudication::default(),
             ..header.clone()
         };
         let error = bad.validate_with(&setup).unwrap_err().to_string();
@@ -1682,6 +1883,7 @@ mod tests {
             plies: 1,
             moves: String::new(),
             forfeit: None,
+            adjudicated: None,
         }
     }
 

@@ -166,9 +166,37 @@ where
     A: Searcher<G> + ?Sized,
     B: Searcher<G> + ?Sized,
 {
+    let never = |_: &G| None::<std::convert::Infallible>;
+    play_match_judged(start, first, second, options, moves, never).map(|(state, _)| state)
+}
+
+/// [`play_match_into`] with an adjudicator: before each move, `judge`
+/// sees the position and may end the game there with a verdict of its
+/// own (a result known for sure, such as an exact endgame solve). Returns
+/// the final position and the verdict, if the judge gave one.
+///
+/// # Errors
+///
+/// As [`play_match_into`].
+pub fn play_match_judged<G, A, B, V>(
+    start: &G,
+    first: &mut A,
+    second: &mut B,
+    options: &MatchOptions,
+    moves: &mut Vec<G::Move>,
+    mut judge: impl FnMut(&G) -> Option<V>,
+) -> Result<(G, Option<V>), MatchError<G::Move>>
+where
+    G: Game,
+    A: Searcher<G> + ?Sized,
+    B: Searcher<G> + ?Sized,
+{
     let mut state = start.clone();
     let mut ply = 0;
     while !state.is_over() && options.max_plies.is_none_or(|max| ply < max) {
+        if let Some(verdict) = judge(&state) {
+            return Ok((state, Some(verdict)));
+        }
         let player = state.to_move();
         let report = match player {
             Player::First => first.search(&state, &options.first_limits),
@@ -197,7 +225,7 @@ where
         moves.push(mv);
         ply += 1;
     }
-    Ok(state)
+    Ok((state, None))
 }
 
 /// How [`play_series`] runs a series of games between two searchers.
@@ -663,6 +691,55 @@ mod tests {
             }
         ));
         assert!(error.to_string().contains("ply 1"), "{error}");
+    }
+
+    #[test]
+    fn a_judge_ends_the_game_with_its_verdict_and_keeps_the_moves() {
+        let mut first = Scripted { illegal: false };
+        let mut second = Scripted { illegal: false };
+        let options = MatchOptions::new(Limits::none());
+        let mut moves = Vec::new();
+        // The judge rules once three stones are on the board.
+        let judge = |state: &TicTacToe| {
+            let mut legal = Vec::new();
+            state.legal_moves(&mut legal);
+            (legal.len() == 6).then_some("three stones")
+        };
+        let (end, verdict) = play_match_judged(
+            &TicTacToe::new(),
+            &mut first,
+            &mut second,
+            &options,
+            &mut moves,
+            judge,
+        )
+        .unwrap();
+        assert_eq!(verdict, Some("three stones"));
+        assert_eq!(moves, vec![0, 1, 2]);
+        assert!(!end.is_over());
+        // Without a verdict the game is played out as by play_match_into.
+        let mut judged = Vec::new();
+        let (_, none) = play_match_judged(
+            &TicTacToe::new(),
+            &mut first,
+            &mut second,
+            &options,
+            &mut judged,
+            |_| None::<()>,
+        )
+        .unwrap();
+        let mut plain = Vec::new();
+        play_match_into(
+            &TicTacToe::new(),
+            &mut first,
+            &mut second,
+            &options,
+            &mut plain,
+        )
+        .unwrap();
+        assert_eq!(none, None);
+        assert_eq!(judged, plain);
+        assert!(plain.len() > 3);
     }
 
     #[test]

@@ -128,7 +128,7 @@ mod process;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-pub use nboard::{NboardEngine, write_ggf};
+pub use nboard::{NboardEngine, ggf_game, write_ggf};
 pub use pbrain::PbrainEngine;
 
 use crate::registry::{

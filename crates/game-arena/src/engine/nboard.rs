@@ -28,7 +28,15 @@ use crate::nboard::nboard_move;
 /// # Ok::<(), game_arena::nboard::NboardError>(())
 /// ```
 pub fn write_ggf(board: &Board) -> String {
-    let (black, white) = (board.black(), board.white());
+    ggf_game(board, &[], ["?", "?"], "?")
+}
+
+/// The GGF game of `moves` played from `start` by `players` (Black,
+/// White), with the result text `result` (`RE`: Black's final disc
+/// difference such as `+6`, or `?`). Passes are `PA`; a `]` in a name
+/// becomes `)`, which GGF values cannot hold.
+pub fn ggf_game(start: &Board, moves: &[Move], players: [&str; 2], result: &str) -> String {
+    let (black, white) = (start.black(), start.white());
     let squares: String = (0..64)
         .map(|index| {
             let bit = 1u64 << index;
@@ -41,11 +49,28 @@ pub fn write_ggf(board: &Board) -> String {
             }
         })
         .collect();
-    let side = match board.to_move() {
+    let side = match start.to_move() {
         Player::First => '*',
         Player::Second => 'O',
     };
-    format!("(;GM[Othello]PC[game-arena]PB[?]PW[?]RE[?]TY[8]BO[8 {squares} {side}];)")
+    let value = |text: &str| text.replace(']', ")");
+    let mut ggf = format!(
+        "(;GM[Othello]PC[game-arena]PB[{}]PW[{}]RE[{}]TY[8]BO[8 {squares} {side}]",
+        value(players[0]),
+        value(players[1]),
+        value(result)
+    );
+    let mut board = start.clone();
+    for &mv in moves {
+        let colour = match board.to_move() {
+            Player::First => 'B',
+            Player::Second => 'W',
+        };
+        ggf.push_str(&format!("{colour}[{}]", nboard_move(mv)));
+        board.play(mv);
+    }
+    ggf.push_str(";)");
+    ggf
 }
 
 /// An external Othello engine speaking the NBoard protocol (Edax, Ntest,
