@@ -32,13 +32,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use game_traits::zobrist::mix64;
-use game_traits::{MatchOptions, Outcome, Player, Tally, play_match_judged};
+use game_traits::{MatchOptions, Outcome, Player, Tally, parallel_map, play_match_judged};
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
@@ -752,49 +752,28 @@ pub fn play<G: RegistryGame>(
             .collect(),
         sprt: header.sprt.map(SprtTracker::new),
     };
-    let decided_already = played.advance_sprt();
+    if played.advance_sprt() {
+        return Ok(Vec::new());
+    }
     let played = Mutex::new(played);
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(decided_already);
-    let failure: Mutex<Option<TournamentError>> = Mutex::new(None);
-    let new: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, todo.len().max(1)) {
-            scope.spawn(|| {
-                while !stop.load(Ordering::Relaxed) {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&id) = todo.get(index) else {
-                        break;
-                    };
-                    match play_game(setup, header, &specs, id) {
-                        Ok(record) => {
-                            on_game(&record);
-                            let mut played = played.lock().unwrap_or_else(|e| e.into_inner());
-                            played.all.insert(id, record.clone());
-                            if played.advance_sprt() {
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                            drop(played);
-                            new.lock().unwrap_or_else(|e| e.into_inner()).push(record);
-                        }
-                        Err(error) => {
-                            stop.store(true, Ordering::Relaxed);
-                            failure
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .get_or_insert(error);
-                        }
-                    }
+    let results = parallel_map(todo.len(), threads, |index| {
+        let id = todo[index];
+        match play_game(setup, header, &specs, id) {
+            Ok(record) => {
+                on_game(&record);
+                let mut played = played.lock().unwrap_or_else(|e| e.into_inner());
+                played.all.insert(id, record.clone());
+                if played.advance_sprt() {
+                    ControlFlow::Break(Ok(record))
+                } else {
+                    ControlFlow::Continue(Ok(record))
                 }
-            });
+            }
+            Err(error) => ControlFlow::Break(Err(error)),
         }
     });
-    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(error);
-    }
-    let mut new = new.into_inner().unwrap_or_else(|e| e.into_inner());
-    new.sort_by_key(|record| record.id);
-    Ok(new)
+    // Results come in id order, as `todo` is.
+    results.into_iter().flatten().collect()
 }
 
 /// The games played so far and the SPRT following them.

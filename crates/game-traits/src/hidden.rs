@@ -24,8 +24,6 @@
 //! searchers, `testing::check_info_set_searcher`.
 
 use std::fmt::Debug;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -457,7 +455,6 @@ where
         .map(|index| random_hidden_opening(&deal, options.opening_plies, options.seed, index))
         .collect();
     let total = 2 * options.openings;
-    let next = AtomicU32::new(0);
     let play_one = |game: u32| -> Result<SeriesGame, MatchError<WorldMove<A::InfoSet>>> {
         let opening = game / 2;
         let a_side = if game.is_multiple_of(2) {
@@ -487,25 +484,8 @@ where
             plies: record.moves.len(),
         })
     };
-    type Slot<M> = Option<Result<SeriesGame, MatchError<M>>>;
-    let mut results: Vec<Slot<WorldMove<A::InfoSet>>> = (0..total).map(|_| None).collect();
-    let slots = Mutex::new(&mut results);
-    std::thread::scope(|scope| {
-        for _ in 0..options.threads.max(1).min(total.max(1) as usize) {
-            scope.spawn(|| {
-                loop {
-                    let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= total {
-                        break;
-                    }
-                    let result = play_one(game);
-                    slots
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)[game as usize] =
-                        Some(result);
-                }
-            });
-        }
+    let results = crate::play::parallel_map(total as usize, options.threads, |game| {
+        std::ops::ControlFlow::Continue(play_one(game as u32))
     });
     let mut series = SeriesResult::default();
     for result in results.into_iter().flatten() {

@@ -1,6 +1,8 @@
 //! Playing searchers against each other: single matches and score tallies
 //! with confidence intervals.
 
+use std::ops::ControlFlow;
+
 use crate::{Game, IllegalMove, Limits, Outcome, Player, Searcher};
 
 /// A game played between two searchers.
@@ -353,7 +355,6 @@ where
         .map(|index| random_opening(start, options.opening_plies, options.seed, index))
         .collect();
     let total = 2 * options.openings;
-    let next = std::sync::atomic::AtomicU32::new(0);
     let play_one = |game: u32| -> Result<SeriesGame, MatchError<G::Move>> {
         let opening = game / 2;
         let a_side = if game.is_multiple_of(2) {
@@ -384,25 +385,8 @@ where
             plies: record.moves.len(),
         })
     };
-    let mut results: Vec<Option<Result<SeriesGame, MatchError<G::Move>>>> =
-        (0..total).map(|_| None).collect();
-    let slots = std::sync::Mutex::new(&mut results);
-    std::thread::scope(|scope| {
-        for _ in 0..options.threads.max(1).min(total.max(1) as usize) {
-            scope.spawn(|| {
-                loop {
-                    let game = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if game >= total {
-                        break;
-                    }
-                    let result = play_one(game);
-                    slots
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)[game as usize] =
-                        Some(result);
-                }
-            });
-        }
+    let results = parallel_map(total as usize, options.threads, |game| {
+        ControlFlow::Continue(play_one(game as u32))
     });
     let mut series = SeriesResult::default();
     for result in results.into_iter().flatten() {
@@ -411,6 +395,60 @@ where
         series.games.push(game);
     }
     Ok(series)
+}
+
+/// Runs `work(i)` for every `i` in `0..count` on up to `threads` scoped
+/// threads, each thread taking the next index as it finishes one, and
+/// returns the results in index order. When `work` returns
+/// [`ControlFlow::Break`], its result is kept and no further index is
+/// handed out: indices never started are `None`. The work queue of every
+/// series and tournament (one game per index).
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use game_traits::parallel_map;
+///
+/// let squares = parallel_map(5, 2, |i| ControlFlow::Continue(i * i));
+/// assert_eq!(squares, vec![Some(0), Some(1), Some(4), Some(9), Some(16)]);
+/// // Stop at the first index past 1 (one thread: exactly 0, 1 and 2 run).
+/// let stopped = parallel_map(5, 1, |i| {
+///     if i > 1 { ControlFlow::Break(i) } else { ControlFlow::Continue(i) }
+/// });
+/// assert_eq!(stopped, vec![Some(0), Some(1), Some(2), None, None]);
+/// ```
+pub fn parallel_map<R: Send>(
+    count: usize,
+    threads: usize,
+    work: impl Fn(usize) -> ControlFlow<R, R> + Sync,
+) -> Vec<Option<R>> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut results: Vec<Option<R>> = (0..count).map(|_| None).collect();
+    let slots = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, count.max(1)) {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= count {
+                        break;
+                    }
+                    let result = match work(index) {
+                        ControlFlow::Continue(result) => result,
+                        ControlFlow::Break(result) => {
+                            stop.store(true, Ordering::Relaxed);
+                            result
+                        }
+                    };
+                    slots
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)[index] = Some(result);
+                }
+            });
+        }
+    });
+    results
 }
 
 /// `plies` random legal moves from `start`, seeded by `(seed, index)`;
