@@ -161,10 +161,10 @@ fn mcts_with<E: Evaluator<Board>>(config: MctsConfig, evaluator: E) -> impl Sear
         .with_evaluator(evaluator)
 }
 
-fn row<E: std::fmt::Display>(
+fn row<M, E: std::fmt::Display>(
     name: &str,
     budget: &str,
-    result: Result<game_traits::SeriesResult, E>,
+    result: Result<game_traits::SeriesResult<M>, E>,
 ) {
     let tally: Tally = match result {
         Ok(series) => series.tally,

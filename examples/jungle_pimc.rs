@@ -87,7 +87,7 @@ fn pimc(worlds: usize, seed: u64) -> Pimc<HiddenInfoSet, AlphaBetaJungle> {
         .unwrap_or_else(|error| cli::usage_error::<Cli>(error))
 }
 
-fn print_row(opponent: &str, series: &SeriesResult, seconds: f64) {
+fn print_row<M>(opponent: &str, series: &SeriesResult<M>, seconds: f64) {
     let tally = series.tally;
     let (low, high) = tally.confidence95();
     let plies: usize = series.games.iter().map(|game| game.plies).sum();

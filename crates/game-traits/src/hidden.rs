@@ -36,6 +36,10 @@ use crate::{
 /// The move type of an information set's worlds.
 pub type WorldMove<I> = <<I as InformationSet>::World as Game>::Move;
 
+/// What [`play_hidden_series`] returns: every game with its moves, or
+/// the failure that stopped a game.
+pub type HiddenSeries<I> = Result<SeriesResult<WorldMove<I>>, MatchError<WorldMove<I>>>;
+
 /// An algorithm that picks a move from an [`InformationSet`]: the
 /// hidden-information counterpart of [`Searcher`].
 ///
@@ -442,7 +446,7 @@ pub fn play_hidden_series<A, P, Q, Deal, MakeA, MakeB>(
     make_a: MakeA,
     make_b: MakeB,
     options: &SeriesOptions,
-) -> Result<SeriesResult, MatchError<WorldMove<A::InfoSet>>>
+) -> HiddenSeries<A::InfoSet>
 where
     A: Arbiter,
     P: HiddenPlayer<A>,
@@ -455,7 +459,8 @@ where
         .map(|index| random_hidden_opening(&deal, options.opening_plies, options.seed, index))
         .collect();
     let total = 2 * options.openings;
-    let play_one = |game: u32| -> Result<SeriesGame, MatchError<WorldMove<A::InfoSet>>> {
+    type Played<M> = Result<SeriesGame<M>, MatchError<M>>;
+    let play_one = |game: u32| -> Played<WorldMove<A::InfoSet>> {
         let opening = game / 2;
         let a_side = if game.is_multiple_of(2) {
             Player::First
@@ -482,6 +487,7 @@ where
             a_side,
             outcome: record.outcome,
             plies: record.moves.len(),
+            moves: record.moves,
         })
     };
     let results = crate::play::parallel_map(total as usize, options.threads, |game| {

@@ -299,10 +299,10 @@ impl SeriesOptions {
     }
 }
 
-/// One game of a series.
+/// One game of a series, with moves of type `M`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SeriesGame {
+pub struct SeriesGame<M = ()> {
     /// The game's number in the series.
     pub game: u32,
     /// Which opening it started from.
@@ -313,16 +313,29 @@ pub struct SeriesGame {
     pub outcome: Option<Outcome>,
     /// Plies played after the opening.
     pub plies: usize,
+    /// The moves played after the opening, so the game can be replayed
+    /// from [`SeriesOptions`]' opening.
+    pub moves: Vec<M>,
 }
 
-/// The results of [`play_series`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The results of [`play_series`] (and of the hidden-information
+/// series), with moves of type `M`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SeriesResult {
+pub struct SeriesResult<M = ()> {
     /// Searcher A's wins, draws and losses.
     pub tally: Tally,
     /// Every game, in series order.
-    pub games: Vec<SeriesGame>,
+    pub games: Vec<SeriesGame<M>>,
+}
+
+impl<M> Default for SeriesResult<M> {
+    fn default() -> Self {
+        SeriesResult {
+            tally: Tally::default(),
+            games: Vec::new(),
+        }
+    }
 }
 
 /// Plays searcher A against searcher B over a series of openings, each
@@ -343,7 +356,7 @@ pub fn play_series<G, A, B, MakeA, MakeB>(
     make_a: MakeA,
     make_b: MakeB,
     options: &SeriesOptions,
-) -> Result<SeriesResult, MatchError<G::Move>>
+) -> Result<SeriesResult<G::Move>, MatchError<G::Move>>
 where
     G: Game,
     A: Searcher<G>,
@@ -355,7 +368,7 @@ where
         .map(|index| random_opening(start, options.opening_plies, options.seed, index))
         .collect();
     let total = 2 * options.openings;
-    let play_one = |game: u32| -> Result<SeriesGame, MatchError<G::Move>> {
+    let play_one = |game: u32| -> Result<SeriesGame<G::Move>, MatchError<G::Move>> {
         let opening = game / 2;
         let a_side = if game.is_multiple_of(2) {
             Player::First
@@ -383,6 +396,7 @@ where
             a_side,
             outcome: record.outcome,
             plies: record.moves.len(),
+            moves: record.moves,
         })
     };
     let results = parallel_map(total as usize, options.threads, |game| {
@@ -778,6 +792,29 @@ mod tests {
         assert_eq!(none, None);
         assert_eq!(judged, plain);
         assert!(plain.len() > 3);
+    }
+
+    #[test]
+    fn series_games_keep_their_moves_and_replay_to_their_results() {
+        use crate::RandomSearcher;
+        let options = SeriesOptions::new(4, 2, Limits::none()).with_seed(3);
+        let series = play_series(
+            &TicTacToe::new(),
+            RandomSearcher::new,
+            |_| MinimaxSearcher::new(),
+            &options,
+        )
+        .unwrap();
+        assert_eq!(series.games.len(), 8);
+        for game in &series.games {
+            assert_eq!(game.moves.len(), game.plies);
+            let mut state = random_opening(&TicTacToe::new(), 2, 3, game.opening);
+            for &mv in &game.moves {
+                state.try_play(mv).unwrap();
+            }
+            assert!(state.is_over());
+            assert_eq!(state.outcome(), game.outcome, "{game:?}");
+        }
     }
 
     #[test]

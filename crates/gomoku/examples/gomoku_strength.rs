@@ -90,7 +90,7 @@ fn parse() -> Result<Options, String> {
     Ok(options)
 }
 
-fn report(name: &str, result: &SeriesResult, elapsed: Duration) {
+fn report<M>(name: &str, result: &SeriesResult<M>, elapsed: Duration) {
     let plies: usize = result.games.iter().map(|game| game.plies).sum();
     let mut by_side = [Tally::default(); 2];
     for game in &result.games {

@@ -152,7 +152,7 @@ fn main() {
     };
     let start = Board::start();
     let started = Instant::now();
-    let result: SeriesResult = match options.matchup.as_str() {
+    let result: SeriesResult<bitboard_othello::Move> = match options.matchup.as_str() {
         "rave-vs-uct" => play_series(
             &start,
             |seed| {

@@ -402,7 +402,7 @@ fn load() -> String {
         .unwrap_or_else(|_| "unknown".to_string())
 }
 
-fn row(a: &str, b: &str, series: &SeriesResult, seconds: f64) {
+fn row<M>(a: &str, b: &str, series: &SeriesResult<M>, seconds: f64) {
     let tally = series.tally;
     let (low, high) = tally.confidence95();
     let plies: usize = series.games.iter().map(|game| game.plies).sum();
