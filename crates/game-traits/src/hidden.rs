@@ -30,7 +30,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::{
     Game, IllegalMove, InformationSet, LimitKind, Limits, MatchError, MatchOptions, Outcome,
-    Player, RandomSearcher, SearchReport, Searcher, SeriesGame, SeriesOptions, SeriesResult,
+    Player, RandomSearcher, SearchReport, Searcher, SeriesOptions, SeriesResult,
 };
 
 /// The move type of an information set's worlds.
@@ -458,48 +458,18 @@ where
     let openings: Vec<A> = (0..options.openings)
         .map(|index| random_hidden_opening(&deal, options.opening_plies, options.seed, index))
         .collect();
-    let total = 2 * options.openings;
-    type Played<M> = Result<SeriesGame<M>, MatchError<M>>;
-    let play_one = |game: u32| -> Played<WorldMove<A::InfoSet>> {
-        let opening = game / 2;
-        let a_side = if game.is_multiple_of(2) {
-            Player::First
-        } else {
-            Player::Second
-        };
-        let seed = options.game_seed(game);
+    crate::play::run_series(options, |opening, a_side, seed| {
         let mut a = make_a(seed);
         let mut b = make_b(seed ^ 0xB);
         let start = &openings[opening as usize];
-        let swapped = MatchOptions {
-            first_limits: options.match_options.second_limits.clone(),
-            second_limits: options.match_options.first_limits.clone(),
-            max_plies: options.match_options.max_plies,
-        };
+        let match_options = options.match_options_for(a_side);
         let record = if a_side == Player::First {
-            play_hidden_match(start, &mut a, &mut b, &options.match_options)?
+            play_hidden_match(start, &mut a, &mut b, &match_options)?
         } else {
-            play_hidden_match(start, &mut b, &mut a, &swapped)?
+            play_hidden_match(start, &mut b, &mut a, &match_options)?
         };
-        Ok(SeriesGame {
-            game,
-            opening,
-            a_side,
-            outcome: record.outcome,
-            plies: record.moves.len(),
-            moves: record.moves,
-        })
-    };
-    let results = crate::play::parallel_map(total as usize, options.threads, |game| {
-        std::ops::ControlFlow::Continue(play_one(game as u32))
-    });
-    let mut series = SeriesResult::default();
-    for result in results.into_iter().flatten() {
-        let game = result?;
-        series.tally.record(game.outcome, game.a_side);
-        series.games.push(game);
-    }
-    Ok(series)
+        Ok((record.outcome, record.moves))
+    })
 }
 
 /// The deal of opening `index` with `plies` random legal moves played,

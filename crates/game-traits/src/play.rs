@@ -297,6 +297,19 @@ impl SeriesOptions {
     pub fn game_seed(&self, game: u32) -> u64 {
         crate::zobrist::mix64(self.seed ^ (u64::from(game) << 32) ^ 0x5EED)
     }
+
+    /// The match options of a game in which searcher A plays `a_side`:
+    /// A's limits go to whichever side it plays.
+    pub fn match_options_for(&self, a_side: Player) -> MatchOptions {
+        match a_side {
+            Player::First => self.match_options.clone(),
+            Player::Second => MatchOptions {
+                first_limits: self.match_options.second_limits.clone(),
+                second_limits: self.match_options.first_limits.clone(),
+                max_plies: self.match_options.max_plies,
+            },
+        }
+    }
 }
 
 /// One game of a series, with moves of type `M`.
@@ -367,40 +380,50 @@ where
     let openings: Vec<G> = (0..options.openings)
         .map(|index| random_opening(start, options.opening_plies, options.seed, index))
         .collect();
-    let total = 2 * options.openings;
-    let play_one = |game: u32| -> Result<SeriesGame<G::Move>, MatchError<G::Move>> {
-        let opening = game / 2;
+    run_series(options, |opening, a_side, seed| {
+        let mut a = make_a(seed);
+        let mut b = make_b(seed ^ 0xB);
+        let state = &openings[opening as usize];
+        let match_options = options.match_options_for(a_side);
+        // `play_match_with` gives its first searcher to Player::First.
+        let record = if a_side == Player::First {
+            play_match_with(state, &mut a, &mut b, &match_options)?
+        } else {
+            play_match_with(state, &mut b, &mut a, &match_options)?
+        };
+        Ok((record.outcome, record.moves))
+    })
+}
+
+/// The schedule every series follows: game `g` starts from opening
+/// `g / 2`, searcher A moves first when `g` is even, and the searchers
+/// are seeded by [`SeriesOptions::game_seed`]. `play(opening, a_side,
+/// seed)` plays one game (on the threads of [`parallel_map`]) and returns
+/// its result and moves; the tally and the games come back in series
+/// order, or the first game's failure.
+pub(crate) fn run_series<M: Send, E: Send>(
+    options: &SeriesOptions,
+    play: impl Fn(u32, Player, u64) -> Result<(Option<Outcome>, Vec<M>), E> + Sync,
+) -> Result<SeriesResult<M>, E> {
+    let total = 2 * options.openings as usize;
+    let results = parallel_map(total, options.threads, |index| {
+        let game = index as u32;
         let a_side = if game.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
         };
-        let seed = options.game_seed(game);
-        let mut a = make_a(seed);
-        let mut b = make_b(seed ^ 0xB);
-        let state = &openings[opening as usize];
-        let swapped = MatchOptions {
-            first_limits: options.match_options.second_limits.clone(),
-            second_limits: options.match_options.first_limits.clone(),
-            max_plies: options.match_options.max_plies,
-        };
-        // `play_match_with` gives its first searcher to Player::First.
-        let record = if a_side == Player::First {
-            play_match_with(state, &mut a, &mut b, &options.match_options)?
-        } else {
-            play_match_with(state, &mut b, &mut a, &swapped)?
-        };
-        Ok(SeriesGame {
-            game,
-            opening,
-            a_side,
-            outcome: record.outcome,
-            plies: record.moves.len(),
-            moves: record.moves,
-        })
-    };
-    let results = parallel_map(total as usize, options.threads, |game| {
-        ControlFlow::Continue(play_one(game as u32))
+        let opening = game / 2;
+        ControlFlow::Continue(play(opening, a_side, options.game_seed(game)).map(
+            |(outcome, moves)| SeriesGame {
+                game,
+                opening,
+                a_side,
+                outcome,
+                plies: moves.len(),
+                moves,
+            },
+        ))
     });
     let mut series = SeriesResult::default();
     for result in results.into_iter().flatten() {
