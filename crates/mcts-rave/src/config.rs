@@ -127,6 +127,16 @@ pub struct MctsConfig {
     /// How a shared tree's statistics are synchronised. Default
     /// [`StatsSync::Atomic`].
     pub stats_sync: StatsSync,
+    /// MCTS-Solver (Winands, Björnsson & Saito, CG 2008): finished games
+    /// in the tree are proven wins, draws or losses, proofs are backed up
+    /// (a node is won if one child wins for its player to move, lost or
+    /// drawn once every child is proven), simulations stop at proven
+    /// nodes, proven losses are never selected, and the search ends once
+    /// the root is proven. Off, finished positions still back up their
+    /// exact result, but nothing is proven: every node is valued by its
+    /// mean alone. Default `true`. ([`Ismcts`](crate::Ismcts) has no
+    /// solver and ignores it.)
+    pub solver: bool,
 }
 
 impl Default for MctsConfig {
@@ -144,6 +154,7 @@ impl Default for MctsConfig {
             virtual_loss: 1,
             batch_size: 1,
             stats_sync: StatsSync::Atomic,
+            solver: true,
         }
     }
 }
@@ -226,10 +237,26 @@ impl MctsConfig {
         self
     }
 
+    /// Turns the MCTS-Solver on or off.
+    #[must_use]
+    pub fn with_solver(mut self, solver: bool) -> Self {
+        self.solver = solver;
+        self
+    }
+
     /// Sets how a shared tree's statistics are synchronised.
     #[must_use]
     pub fn with_stats_sync(mut self, stats_sync: StatsSync) -> Self {
         self.stats_sync = stats_sync;
+        self
+    }
+
+    /// The same settings with leaves valued by the evaluator where they
+    /// were valued by playouts alone (a cut-off is kept).
+    pub(crate) fn evaluated(mut self) -> Self {
+        if self.leaf == LeafEvaluation::Playout {
+            self.leaf = LeafEvaluation::Evaluator;
+        }
         self
     }
 
@@ -327,6 +354,13 @@ struct MctsConfigRaw {
     batch_size: usize,
     #[serde(default)]
     stats_sync: StatsSync,
+    #[serde(default = "yes")]
+    solver: bool,
+}
+
+#[cfg(feature = "serde")]
+fn yes() -> bool {
+    true
 }
 
 #[cfg(feature = "serde")]
@@ -357,6 +391,7 @@ impl TryFrom<MctsConfigRaw> for MctsConfig {
             virtual_loss: raw.virtual_loss,
             batch_size: raw.batch_size,
             stats_sync: raw.stats_sync,
+            solver: raw.solver,
         };
         config.validate()?;
         Ok(config)

@@ -6,19 +6,18 @@ use std::fmt;
 
 use game_traits::hidden::{InfoSetSearcher, WorldMove, finished_report};
 use game_traits::{
-    Budget, Evaluator, Game, InformationSet, LimitKind, Limits, MoveInfo, OutcomeEvaluator, Player,
-    Playout, SearchReport, SearchStats, StopReason, UniformPlayout, zobrist,
+    Evaluator, Game, InformationSet, LimitKind, Limits, MoveInfo, OutcomeEvaluator, Player,
+    Playout, SearchReport, SearchStats, StopReason, UniformPlayout,
 };
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::config::{ConfigError, LeafEvaluation, MctsConfig, Parallelism};
-use crate::worker::{STALL_WINDOW, Valued, evaluated, exact, run_workers};
-
-/// Iterations between two looks at the clock and the stop flag. An
-/// iteration samples a world and plays a game out, so this keeps time
-/// limits within a few playouts.
-const TIME_CHECK_STRIDE: u64 = 4;
+use crate::driver::{
+    Iterating, Plan, Rules, Share, Valued, drive, evaluated, exact, run_workers, stop_reason,
+    thread_seed,
+};
+use crate::tree::Proof;
 
 /// No node: the end of a sibling list, or a node without children.
 const NONE: u32 = u32::MAX;
@@ -175,14 +174,6 @@ where
         }
     }
 
-    fn thread_seed(&self, thread: usize) -> u64 {
-        if thread == 0 {
-            self.config.seed
-        } else {
-            zobrist::mix64(self.config.seed ^ (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        }
-    }
-
     fn clear_trees(&mut self) {
         for worker in &mut self.workers {
             worker.tree.clear();
@@ -210,7 +201,7 @@ where
         }
         self.kept = false;
         while self.workers.len() < self.config.threads {
-            let seed = self.thread_seed(self.workers.len());
+            let seed = thread_seed(self.config.seed, self.workers.len());
             self.workers
                 .push(Box::new(IsWorker::new(self.playout.clone(), seed)));
         }
@@ -223,7 +214,12 @@ where
         }
     }
 
-    fn run(&mut self, info: &I, limits: &Limits, budget: &Budget<'_>) -> (u64, StopReason) {
+    fn run(
+        &mut self,
+        info: &I,
+        limits: &Limits,
+        budget: &game_traits::Budget<'_>,
+    ) -> (u64, StopReason) {
         let threads = self.workers.len();
         let context = IsContext {
             evaluator: &self.evaluator,
@@ -231,41 +227,28 @@ where
             leaf: self.config.leaf,
             max_playout_plies: self.config.max_playout_plies,
         };
-        let default_budget = limits.uses_default_budget(|kind| kind != LimitKind::Depth);
-        let iterations = limits
-            .iterations
-            .or(default_budget.then_some(self.config.default_iterations));
-        let node_cap = limits.nodes.map_or(self.config.max_nodes, |nodes| {
-            nodes.min(self.config.max_nodes)
-        });
-        let stop_when_full = limits
-            .nodes
-            .is_some_and(|nodes| nodes <= self.config.max_nodes);
-        // A small game's tree may never reach a node budget (worlds share
-        // nodes); a budget it stops growing toward ends the search.
-        let stalls = limits.nodes.is_some();
-        let shares: Vec<IsShare> = (0..threads)
-            .map(|thread| IsShare {
-                iterations: iterations.map_or(u64::MAX, |total| {
-                    total / threads as u64 + u64::from((thread as u64) < total % threads as u64)
-                }),
-                nodes: ((node_cap / threads as u64) as usize).max(1),
-                stop_when_full,
-                stop_when_stalled: stalls,
-            })
-            .collect();
+        let plan = Plan::new(limits, &self.config);
+        let rules = Rules {
+            // A small game's tree may never reach a node budget (worlds
+            // share nodes); a budget it stops growing toward ends the
+            // search, whatever else limits it.
+            stop_when_stalled: limits.nodes.is_some(),
+            ..plan.rules(((plan.node_cap / threads as u64) as usize).max(1))
+        };
         let results = run_workers(&mut self.workers, |index, worker| {
-            worker.run(info, &context, shares[index], budget)
+            worker.full = false;
+            worker.max_depth = 0;
+            let share = Share::new(plan.iterations_of(index, threads));
+            let mut job = IsJob {
+                worker: &mut **worker,
+                info,
+                ctx: &context,
+                node_cap: rules.node_cap,
+            };
+            drive(&mut job, share, &rules, budget)
         });
         let total = results.iter().map(|&(done, _)| done).sum();
-        let reason = match results[0].1 {
-            IsEnded::Full => StopReason::Nodes,
-            IsEnded::Stalled => StopReason::Exhausted,
-            IsEnded::Interrupted(reason) => reason,
-            IsEnded::Iterations if limits.iterations.is_some() => StopReason::Iterations,
-            IsEnded::Iterations => StopReason::DefaultBudget,
-        };
-        (total, reason)
+        (total, stop_reason(&results, limits))
     }
 
     /// Visits and value sums of the root moves `moves`, all trees together.
@@ -393,7 +376,7 @@ where
     fn reset(&mut self) {
         self.clear_trees();
         for thread in 0..self.workers.len() {
-            let seed = self.thread_seed(thread);
+            let seed = thread_seed(self.config.seed, thread);
             self.workers[thread].rng = Pcg64Mcg::seed_from_u64(seed);
         }
     }
@@ -548,25 +531,37 @@ struct IsContext<'a, E> {
     max_playout_plies: u32,
 }
 
-/// This thread's part of the budget.
-#[derive(Clone, Copy, Debug)]
-struct IsShare {
-    iterations: u64,
-    nodes: usize,
-    /// Stop once the tree is full (a `Limits::nodes` budget); otherwise
-    /// iterations go on without growing the tree (the memory cap).
-    stop_when_full: bool,
-    /// Stop once the tree has stopped growing (under a node budget).
-    stop_when_stalled: bool,
+/// One thread's search, as the driver runs it.
+struct IsJob<'a, I: InformationSet, P, E> {
+    worker: &'a mut IsWorker<WorldMove<I>, P>,
+    info: &'a I,
+    ctx: &'a IsContext<'a, E>,
+    node_cap: usize,
 }
 
-/// Why a thread stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum IsEnded {
-    Iterations,
-    Full,
-    Stalled,
-    Interrupted(StopReason),
+impl<I, P, E> Iterating for IsJob<'_, I, P, E>
+where
+    I: InformationSet,
+    P: Playout<I::World>,
+    E: Evaluator<I::World>,
+{
+    /// No MCTS-Solver: a result proven in one world is not proven in the
+    /// others.
+    fn root_proof(&self) -> (Proof, u16) {
+        (Proof::Unknown, 0)
+    }
+
+    fn tree_len(&self) -> usize {
+        self.worker.tree.len()
+    }
+
+    fn tree_full(&self) -> bool {
+        self.worker.full
+    }
+
+    fn iterate(&mut self) {
+        self.worker.iterate(self.info, self.ctx, self.node_cap);
+    }
 }
 
 /// One search thread: its tree, random generator and scratch buffers.
@@ -606,46 +601,6 @@ impl<M: Copy + PartialEq, P> IsWorker<M, P> {
 }
 
 impl<M: Copy + PartialEq, P> IsWorker<M, P> {
-    fn run<I, E>(
-        &mut self,
-        info: &I,
-        ctx: &IsContext<'_, E>,
-        share: IsShare,
-        budget: &Budget<'_>,
-    ) -> (u64, IsEnded)
-    where
-        I: InformationSet,
-        I::World: Game<Move = M>,
-        P: Playout<I::World>,
-        E: Evaluator<I::World>,
-    {
-        self.full = false;
-        self.max_depth = 0;
-        let mut done = 0;
-        let (mut size, mut grown_at) = (self.tree.len(), 0);
-        let ended = loop {
-            if done >= share.iterations {
-                break IsEnded::Iterations;
-            }
-            if share.stop_when_full && (self.full || self.tree.len() >= share.nodes) {
-                break IsEnded::Full;
-            }
-            if self.tree.len() > size {
-                (size, grown_at) = (self.tree.len(), done);
-            } else if share.stop_when_stalled && done - grown_at > STALL_WINDOW.max(size as u64) {
-                break IsEnded::Stalled;
-            }
-            if done % TIME_CHECK_STRIDE == 0
-                && let Some(reason) = budget.interrupted()
-            {
-                break IsEnded::Interrupted(reason);
-            }
-            self.iterate(info, ctx, share.nodes);
-            done += 1;
-        };
-        (done, ended)
-    }
-
     /// One iteration on a freshly sampled world.
     fn iterate<I, E>(&mut self, info: &I, ctx: &IsContext<'_, E>, node_cap: usize)
     where

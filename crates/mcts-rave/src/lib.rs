@@ -1,14 +1,15 @@
 #![doc = include_str!("../README.md")]
 
 mod config;
+mod driver;
+mod engine;
 mod ismcts;
 mod leaf;
 mod policy;
 mod search;
 mod shared_tree;
-mod shared_worker;
+mod store;
 mod tree;
-mod worker;
 
 pub use config::{
     ConfigError, LeafEvaluation, MAX_BATCH_SIZE, MAX_THREADS, MAX_VIRTUAL_LOSS, MctsConfig,
@@ -16,7 +17,7 @@ pub use config::{
 };
 pub use ismcts::Ismcts;
 pub use leaf::BatchValues;
-pub use policy::{Rave, RaveSchedule, TreePolicy, Uct};
+pub use policy::{ChildStats, ExplorationScale, Rave, RaveSchedule, TreePolicy, Uct};
 pub use search::{Mcts, same_hash, same_position};
 pub use shared_tree::VisitCountError;
 

@@ -8,11 +8,71 @@ use std::fmt::Debug;
 
 use game_traits::{ActionSpace, Game};
 
-/// The statistics a search keeps and how it blends them when it scores a
-/// child. The search itself is generic over this trait, so plain UCT
-/// compiles for any [`Game`] while RAVE asks for [`ActionSpace`].
+/// What selection knows of one child when it scores it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ChildStats {
+    /// Visits (in a shared tree, with the virtual loss of simulations in
+    /// flight through it).
+    pub visits: u32,
+    /// Mean value for the player who moves into the child (virtual losses
+    /// counted).
+    pub mean: f32,
+    /// `1 / sqrt(visits)`, 1 for an unvisited child.
+    pub inv_sqrt_visits: f32,
+    /// AMAF visits (0 unless [`TreePolicy::AMAF`]).
+    pub amaf_visits: u32,
+    /// Sum of the AMAF values, for the child's mover.
+    pub amaf_sum: f32,
+}
+
+impl ChildStats {
+    /// The AMAF mean, 0 without AMAF visits.
+    #[inline]
+    pub fn amaf_mean(&self) -> f32 {
+        if self.amaf_visits == 0 {
+            0.0
+        } else {
+            self.amaf_sum / self.amaf_visits as f32
+        }
+    }
+}
+
+/// The exploration factor `c * sqrt(ln N)` of one selection step, `N` the
+/// parent's visits: computed when a score first asks for it, since a
+/// node whose first child is untried needs none.
+#[derive(Clone, Copy, Debug)]
+pub struct ExplorationScale {
+    exploration: f32,
+    parent_visits: u32,
+    value: Option<f32>,
+}
+
+impl ExplorationScale {
+    /// The factor for exploration constant `exploration` below a parent of
+    /// `parent_visits` visits (taken as at least 1).
+    pub fn new(exploration: f32, parent_visits: u32) -> Self {
+        ExplorationScale {
+            exploration,
+            parent_visits,
+            value: None,
+        }
+    }
+
+    /// `c * sqrt(ln N)`.
+    #[inline]
+    pub fn get(&mut self) -> f32 {
+        *self.value.get_or_insert_with(|| {
+            self.exploration * (self.parent_visits.max(1) as f32).ln().sqrt()
+        })
+    }
+}
+
+/// The statistics a search keeps and how it scores a child with them. The
+/// search itself is generic over this trait, so plain UCT compiles for any
+/// [`Game`] while RAVE asks for [`ActionSpace`].
 ///
-/// Every child is scored as
+/// By default ([`score`](TreePolicy::score)) every child is scored as
 ///
 /// ```text
 /// score = q + beta * (q_amaf - q) + c * sqrt(ln N) / sqrt(n)
@@ -23,6 +83,8 @@ use game_traits::{ActionSpace, Game};
 /// `q_amaf` the child's AMAF mean and `beta` from
 /// [`beta`](TreePolicy::beta). Unvisited children come first; among them the
 /// one with the highest `beta * q_amaf` (the first one when that is equal).
+/// Selection descends to the first untried child, else to the first child
+/// of highest score among those not proven lost.
 pub trait TreePolicy<G: Game>: Clone + Debug + Send + Sync {
     /// Whether AMAF statistics are kept (and [`beta`](TreePolicy::beta) is
     /// consulted). When `false`, the action-index methods are never called.
@@ -42,6 +104,30 @@ pub trait TreePolicy<G: Game>: Clone + Debug + Send + Sync {
 
     /// A short name for reports (`"uct"`, `"rave"`).
     fn name(&self) -> &'static str;
+
+    /// The selection score of a child, or `None` for a child nothing is
+    /// known of, which selection tries at once. `scale` gives the
+    /// exploration factor `c * sqrt(ln N)`. The default is the blend above;
+    /// an unvisited child with AMAF statistics (`beta = 1`) is scored by
+    /// them alone, its exploration term as after one visit.
+    #[inline]
+    fn score(&self, child: &ChildStats, scale: &mut ExplorationScale) -> Option<f32> {
+        let beta = if Self::AMAF {
+            self.beta(child.visits, child.amaf_visits)
+        } else {
+            0.0
+        };
+        if child.visits == 0 && beta == 0.0 {
+            return None;
+        }
+        let q = child.mean;
+        let value = if Self::AMAF {
+            q + beta * (child.amaf_mean() - q)
+        } else {
+            q
+        };
+        Some(value + scale.get() * child.inv_sqrt_visits)
+    }
 }
 
 /// Plain UCT (Kocsis & Szepesvári 2006, "Bandit based Monte-Carlo

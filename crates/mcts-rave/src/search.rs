@@ -1,24 +1,28 @@
 //! The searcher: configuration, tree reuse between moves, threads and the
-//! report.
+//! report. The iterations themselves are the engine's
+//! ([`engine`](crate::engine)), on private trees (root parallelism: one
+//! store and one worker per thread) or on one tree all threads share.
 
 use std::fmt;
 
 use game_traits::{
     ActionSpace, BatchEvaluator, Budget, Evaluator, Game, LimitKind, Limits, MoveInfo,
     OutcomeEvaluator, Playout, PositionHash, SearchReport, SearchStats, Searcher, StopReason,
-    UniformPlayout, zobrist,
+    UniformPlayout,
 };
 
-use crate::config::{ConfigError, LeafEvaluation, MctsConfig, StatsSync};
+use crate::config::{ConfigError, MctsConfig, StatsSync};
+use crate::driver::{
+    Ended, Plan, Quota, Rules, Share, drive, run_workers, stop_reason, thread_seed,
+};
+use crate::engine::{Context, Job, Worker, prepare_root};
 use crate::leaf::{BatchValues, one_by_one, whole};
 use crate::policy::{Rave, TreePolicy, Uct};
 use crate::shared_tree::{
-    AmafStats, Cells, EXPANDED, EXPANDING, LEAF, LockFree, Locked, NodeStats, SharedTree,
-    VisitCountError,
+    LockFree, LockFreePlain, Locked, LockedPlain, NodeStats, SharedTree, VisitCountError,
 };
-use crate::shared_worker::{Shared, SharedWorker, mark_terminal};
-use crate::tree::Proof;
-use crate::worker::{Context, Ended, Share, Worker, exact, run_workers};
+use crate::store::{Store, child, principal_variation};
+use crate::tree::{Proof, Tree};
 
 /// Monte-Carlo tree search over any [`Game`].
 ///
@@ -42,23 +46,31 @@ pub struct Mcts<G: Game, T = Uct, P = UniformPlayout, E = OutcomeEvaluator> {
     /// One per thread, each in its own allocation so that threads do not
     /// write to the same cache lines.
     workers: Vec<Box<Worker<G, P>>>,
+    /// Root parallelism: one tree per thread, likewise boxed: a tree's
+    /// header changes with every node added.
+    #[allow(
+        clippy::vec_box,
+        reason = "each thread's tree header in its own cache lines"
+    )]
+    private: Vec<Box<Tree<G::Move>>>,
+    /// The tree all threads share ([`MctsConfig::shares_tree`]).
+    shared: Option<SharedTrees<G::Move>>,
     /// The position at the roots of the kept trees, if any.
     root: Option<G>,
     /// Whether a searched position is the kept root.
     same_position: fn(&G, &G) -> bool,
-    /// The tree all threads share ([`MctsConfig::shares_tree`]).
-    shared: Option<SharedTrees<G::Move>>,
-    /// The threads working on it.
-    shared_workers: Vec<Box<SharedWorker<G, P>>>,
     /// How a batch of leaves is valued: one at a time, or in one call
     /// ([`Mcts::with_batch_evaluator`]).
     batch_values: fn(&E, &mut game_traits::Batch<G>),
 }
 
-/// A shared tree with either kind of synchronisation.
+/// A shared tree with either kind of synchronisation, with or without
+/// AMAF statistics.
 enum SharedTrees<M> {
     LockFree(SharedTree<M, LockFree>),
     Locked(SharedTree<M, Locked>),
+    LockFreePlain(SharedTree<M, LockFreePlain>),
+    LockedPlain(SharedTree<M, LockedPlain>),
 }
 
 /// Runs `$body` with `$tree` bound to the shared tree, whichever its kind.
@@ -67,15 +79,21 @@ macro_rules! with_tree {
         match $trees {
             SharedTrees::LockFree($tree) => $body,
             SharedTrees::Locked($tree) => $body,
+            SharedTrees::LockFreePlain($tree) => $body,
+            SharedTrees::LockedPlain($tree) => $body,
         }
     };
 }
 
-impl<M: Copy + PartialEq> SharedTrees<M> {
+impl<M: Copy + PartialEq + Send + Sync> SharedTrees<M> {
     fn new(sync: StatsSync, capacity: usize, amaf: bool, num_actions: usize) -> Self {
-        match sync {
-            StatsSync::Mutex => SharedTrees::Locked(SharedTree::new(capacity, amaf, num_actions)),
-            _ => SharedTrees::LockFree(SharedTree::new(capacity, amaf, num_actions)),
+        match (sync, amaf) {
+            (StatsSync::Mutex, true) => SharedTrees::Locked(SharedTree::new(capacity, num_actions)),
+            (StatsSync::Mutex, false) => {
+                SharedTrees::LockedPlain(SharedTree::new(capacity, num_actions))
+            }
+            (_, true) => SharedTrees::LockFree(SharedTree::new(capacity, num_actions)),
+            (_, false) => SharedTrees::LockFreePlain(SharedTree::new(capacity, num_actions)),
         }
     }
 
@@ -99,130 +117,74 @@ impl<M: Copy + PartialEq> SharedTrees<M> {
         match self {
             SharedTrees::LockFree(tree) => tree.subtree(mv).map(SharedTrees::LockFree),
             SharedTrees::Locked(tree) => tree.subtree(mv).map(SharedTrees::Locked),
+            SharedTrees::LockFreePlain(tree) => tree.subtree(mv).map(SharedTrees::LockFreePlain),
+            SharedTrees::LockedPlain(tree) => tree.subtree(mv).map(SharedTrees::LockedPlain),
         }
     }
-
-    /// The root's children as the report needs them.
-    fn root_moves(&self) -> Vec<RootMove<M>> {
-        with_tree!(self, tree => shared_root_moves(tree))
-    }
-
-    /// `best`, then the most visited child below it, and so on.
-    fn principal_variation(&self, best: M) -> Vec<M> {
-        with_tree!(self, tree => {
-            let mut pv = vec![best];
-            if let Some(mut node) = tree.child(0, best) {
-                while let Some(child) = tree.most_visited_child(node) {
-                    pv.push(tree.node(child).mv());
-                    node = child;
-                }
-            }
-            pv
-        })
-    }
 }
 
-fn shared_root_moves<M: Copy + PartialEq, C: Cells>(tree: &SharedTree<M, C>) -> Vec<RootMove<M>> {
-    tree.node(0)
-        .children()
-        .map(|child| {
-            let node = tree.node(child);
-            let stats = node.stats.read();
-            let (proof, proof_plies) = node.proof();
-            let (amaf_visits, amaf_sum) = if tree.has_amaf() {
-                tree.amaf(child).stats.read()
-            } else {
-                (0, 0.0)
-            };
-            RootMove {
-                mv: node.mv(),
-                visits: u64::from(stats.visits),
-                value_sum: f64::from(stats.mean) * f64::from(stats.visits),
-                amaf_visits: u64::from(amaf_visits),
-                amaf_sum: f64::from(amaf_sum),
-                proof,
-                proof_plies,
-            }
-        })
-        .collect()
+/// What a search on some stores found: iterations, stop, root moves,
+/// principal variation of the best move is read later.
+struct Outcome<M> {
+    results: Vec<(u64, Ended)>,
+    root: Vec<RootMove<M>>,
 }
 
-/// Makes sure the shared tree has an expanded root for `root`, which has
-/// `moves`; returns `false` if its children do not fit (a kept tree that
-/// is full).
-fn prepare_shared_root<G, T, E, C>(
-    tree: &SharedTree<G::Move, C>,
-    root: &G,
-    moves: &[G::Move],
-    ctx: &Context<'_, T, E>,
-) -> bool
-where
-    G: Game,
-    T: TreePolicy<G>,
-    C: Cells,
-{
-    if tree.is_empty() {
-        tree.set_root(moves[0], root.to_move().opponent());
-    }
-    let top = tree.node(0);
-    if top.kind.load(std::sync::atomic::Ordering::Acquire) != EXPANDED {
-        // No other thread runs yet.
-        top.kind
-            .store(EXPANDING, std::sync::atomic::Ordering::Relaxed);
-        // The root's children always get their block, whatever the cap.
-        let Some(first) = tree.allocate(moves.len(), usize::MAX) else {
-            top.kind.store(LEAF, std::sync::atomic::Ordering::Relaxed);
-            return false;
-        };
-        let mover = root.to_move();
-        let base = mover.index() * ctx.num_actions;
-        tree.expand(0, first, moves, mover, |mv| {
-            (base + ctx.policy.action_index(root, mv)) as u32
-        });
-    }
-    if top.proof().0 == Proof::Unknown {
-        // The root's children that end the game at once are proven now, so
-        // that an immediate win is found before any iteration.
-        let mut child_state = root.clone();
-        for child in top.children() {
-            let node = tree.node(child);
-            if node.kind.load(std::sync::atomic::Ordering::Relaxed) != LEAF
-                || node.proof().0 != Proof::Unknown
-            {
-                continue;
-            }
-            child_state.clone_from(root);
-            child_state.play(node.mv());
-            if child_state.outcome().is_some() {
-                mark_terminal(tree, child, exact(&child_state));
-            }
-        }
-        let (proof, plies) = tree.solve(0);
-        top.prove(proof, plies);
-    }
-    true
-}
-
-/// Runs `workers` on the shared `tree`, the first on this thread.
-fn run_shared_threads<G, P, T, E, C>(
-    workers: &mut [Box<SharedWorker<G, P>>],
+/// Runs `workers`, worker `i` on `stores[i]`, each within its own quota of
+/// `plan` (`shared_quota`: one quota for all, as on a shared tree), and
+/// returns the threads' results and the root moves merged over `stores`
+/// (`distinct` of them: a shared tree is one store for every worker).
+#[allow(clippy::too_many_arguments)]
+fn run_on<G, P, S, T, E>(
+    workers: &mut [Box<Worker<G, P>>],
+    stores: &mut [&mut S],
+    distinct: usize,
     state: &G,
-    context: &Context<'_, T, E>,
-    tree: &SharedTree<G::Move, C>,
-    shared: &Shared,
-    values: fn(&E, &mut game_traits::Batch<G>),
+    moves: &[G::Move],
+    ctx: &Context<'_, T, E, G>,
+    plan: &Plan,
+    rules: &Rules,
     budget: &Budget<'_>,
-) -> Vec<(u64, Ended)>
+) -> Outcome<G::Move>
 where
     G: Game,
     P: Playout<G> + Send,
+    S: Store<G::Move>,
     T: TreePolicy<G>,
     E: Evaluator<G>,
-    C: Cells,
 {
-    run_workers(workers, |_, worker| {
-        worker.run(state, context, tree, shared, values, budget)
-    })
+    let threads = workers.len();
+    let quota = Quota::new(plan.iterations.unwrap_or(u64::MAX));
+    for worker in workers.iter_mut() {
+        worker.prepare(T::AMAF, ctx.num_actions);
+    }
+    let mut pairs: Vec<(&mut Worker<G, P>, &mut S)> = workers
+        .iter_mut()
+        .zip(stores.iter_mut())
+        .map(|(worker, store)| (&mut **worker, &mut **store))
+        .collect();
+    let results = run_workers(&mut pairs, |index, (worker, store)| {
+        let mut job = Job {
+            worker: &mut **worker,
+            store: &mut **store,
+            root: state,
+            ctx,
+        };
+        // Threads on one tree draw on one quota; private trees have each
+        // their share.
+        if distinct < threads {
+            drive(&mut job, &quota, rules, budget)
+        } else {
+            drive(
+                &mut job,
+                Share::new(plan.iterations_of(index, threads)),
+                rules,
+                budget,
+            )
+        }
+    });
+    let root = merged_root(&stores[..distinct], moves);
+    Outcome { results, root }
 }
 
 impl<G: Game> Mcts<G> {
@@ -274,55 +236,32 @@ where
             playout,
             evaluator,
             workers: Vec::new(),
+            private: Vec::new(),
+            shared: None,
             root: None,
             same_position: same_position::<G>,
-            shared: None,
-            shared_workers: Vec::new(),
             batch_values: one_by_one::<G, E>,
         })
     }
 
     /// The same search with another playout policy (trees are dropped).
     pub fn with_playout<Q: Playout<G> + Clone + Send>(self, playout: Q) -> Mcts<G, T, Q, E> {
-        Mcts {
-            config: self.config,
-            policy: self.policy,
-            playout,
-            evaluator: self.evaluator,
-            workers: Vec::new(),
-            root: None,
-            same_position: self.same_position,
-            shared: None,
-            shared_workers: Vec::new(),
-            batch_values: self.batch_values,
-        }
+        let (config, values) = (self.config.clone(), self.batch_values);
+        self.rebuilt(config, playout, |evaluator| evaluator, values)
     }
 
     /// The same search with another evaluator (trees are dropped).
     ///
     /// An evaluator given is an evaluator used: if leaves were valued by
-    /// playouts alone ([`LeafEvaluation::Playout`], the default), they are
-    /// now valued by the evaluator ([`LeafEvaluation::Evaluator`]). A
-    /// [`LeafEvaluation::PlayoutCutoff`] is kept. For playouts to the end
+    /// playouts alone ([`LeafEvaluation::Playout`](crate::LeafEvaluation::Playout), the default), they are
+    /// now valued by the evaluator ([`LeafEvaluation::Evaluator`](crate::LeafEvaluation::Evaluator)). A
+    /// [`LeafEvaluation::PlayoutCutoff`](crate::LeafEvaluation::PlayoutCutoff) is kept. For playouts to the end
     /// that only fall back on the evaluator at
     /// [`MctsConfig::max_playout_plies`], use [`Mcts::with_parts`].
     pub fn with_evaluator<F: Evaluator<G>>(self, evaluator: F) -> Mcts<G, T, P, F> {
-        let mut config = self.config;
-        if config.leaf == LeafEvaluation::Playout {
-            config.leaf = LeafEvaluation::Evaluator;
-        }
-        Mcts {
-            config,
-            policy: self.policy,
-            playout: self.playout,
-            evaluator,
-            workers: Vec::new(),
-            root: None,
-            same_position: self.same_position,
-            shared: None,
-            shared_workers: Vec::new(),
-            batch_values: one_by_one::<G, F>,
-        }
+        let config = self.config.clone().evaluated();
+        let playout = self.playout.clone();
+        self.rebuilt(config, playout, |_| evaluator, one_by_one::<G, F>)
     }
 
     /// The same search with a [`BatchEvaluator`] (a network, say) valuing
@@ -335,21 +274,30 @@ where
         self,
         evaluator: B,
     ) -> Mcts<G, T, P, BatchValues<B>> {
-        let mut config = self.config;
-        if config.leaf == LeafEvaluation::Playout {
-            config.leaf = LeafEvaluation::Evaluator;
-        }
+        let config = self.config.clone().evaluated();
+        let playout = self.playout.clone();
+        self.rebuilt(config, playout, |_| BatchValues(evaluator), whole::<G, B>)
+    }
+
+    /// The same policy and root check with new parts, and no trees.
+    fn rebuilt<Q: Playout<G> + Clone + Send, F: Evaluator<G>>(
+        self,
+        config: MctsConfig,
+        playout: Q,
+        evaluator: impl FnOnce(E) -> F,
+        batch_values: fn(&F, &mut game_traits::Batch<G>),
+    ) -> Mcts<G, T, Q, F> {
         Mcts {
             config,
             policy: self.policy,
-            playout: self.playout,
-            evaluator: BatchValues(evaluator),
+            playout,
+            evaluator: evaluator(self.evaluator),
             workers: Vec::new(),
+            private: Vec::new(),
+            shared: None,
             root: None,
             same_position: self.same_position,
-            shared: None,
-            shared_workers: Vec::new(),
-            batch_values: whole::<G, B>,
+            batch_values,
         }
     }
 
@@ -377,10 +325,7 @@ where
 
     /// Nodes currently kept, all threads together.
     pub fn tree_nodes(&self) -> usize {
-        self.workers
-            .iter()
-            .map(|worker| worker.tree.len())
-            .sum::<usize>()
+        self.private.iter().map(|tree| tree.len()).sum::<usize>()
             + self.shared.as_ref().map_or(0, SharedTrees::len)
     }
 
@@ -388,11 +333,11 @@ where
     /// threads): never more than [`MctsConfig::max_nodes`] nodes' worth,
     /// or a root's children if those alone are more.
     pub fn memory_bytes(&self) -> usize {
-        self.workers
+        self.private
             .iter()
-            .map(|worker| {
-                worker.tree.nodes.capacity() * crate::node_bytes::<G::Move>()
-                    + worker.tree.amaf.capacity() * crate::AMAF_BYTES
+            .map(|tree| {
+                tree.nodes.capacity() * crate::node_bytes::<G::Move>()
+                    + tree.amaf.capacity() * crate::AMAF_BYTES
             })
             .sum::<usize>()
             + self.shared.as_ref().map_or(0, SharedTrees::memory_bytes)
@@ -402,10 +347,10 @@ where
     /// without a tree). After [`advance`](Searcher::advance) this shows how
     /// much of the earlier search was kept.
     pub fn root_visits(&self) -> u64 {
-        self.workers
+        self.private
             .iter()
-            .filter(|worker| !worker.tree.is_empty())
-            .map(|worker| u64::from(worker.tree.nodes[0].visits))
+            .filter(|tree| !tree.is_empty())
+            .map(|tree| u64::from(tree.nodes[0].visits))
             .sum::<u64>()
             + self.shared.as_ref().map_or(0, SharedTrees::root_visits)
     }
@@ -415,8 +360,8 @@ where
     /// in flight, and each expanded node one visit more than its children
     /// together (at least that once proven, since simulations stop at a
     /// proven node; a root expanded before its first simulation has
-    /// exactly its children's visits). Trees of root parallelism are not shared and are not
-    /// checked.
+    /// exactly its children's visits). Trees of root parallelism are not
+    /// shared and are not checked.
     ///
     /// # Errors
     ///
@@ -428,24 +373,18 @@ where
         )
     }
 
-    fn thread_seed(&self, thread: usize) -> u64 {
-        if thread == 0 {
-            self.config.seed
-        } else {
-            zobrist::mix64(self.config.seed ^ (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        }
-    }
-
     /// Drops the trees (the random generators go on).
     fn clear_trees(&mut self) {
-        for worker in &mut self.workers {
-            worker.tree.clear();
+        for tree in &mut self.private {
+            tree.clear();
         }
         self.shared = None;
         self.root = None;
     }
 
-    /// Keeps the trees only if they were grown from `state`.
+    /// Keeps the trees only if they were grown from `state`, and makes one
+    /// worker per thread (and one private tree per thread, unless the tree
+    /// is shared).
     fn sync_root(&mut self, state: &G) {
         let same = self.config.reuse_tree
             && self
@@ -456,33 +395,28 @@ where
             self.clear_trees();
             self.root = Some(state.clone());
         }
-        if self.config.shares_tree() {
-            while self.shared_workers.len() < self.config.threads {
-                let seed = self.thread_seed(self.shared_workers.len());
-                self.shared_workers
-                    .push(Box::new(SharedWorker::new(self.playout.clone(), seed)));
-            }
-            self.shared_workers.truncate(self.config.threads);
-            return;
-        }
-        while self.workers.len() < self.config.threads {
-            let seed = self.thread_seed(self.workers.len());
+        let threads = self.config.threads;
+        while self.workers.len() < threads {
+            let seed = thread_seed(self.config.seed, self.workers.len());
             self.workers
                 .push(Box::new(Worker::new(self.playout.clone(), seed)));
         }
-        self.workers.truncate(self.config.threads);
+        self.workers.truncate(threads);
+        if self.config.shares_tree() {
+            self.private.clear();
+            return;
+        }
+        self.shared = None;
+        while self.private.len() < threads {
+            self.private.push(Box::new(Tree::new(T::AMAF)));
+        }
+        self.private.truncate(threads);
     }
 
-    /// Runs the threads on the shared tree; returns the iterations done and
-    /// why the search ended.
-    fn run_shared(
-        &mut self,
-        state: &G,
-        moves: &[G::Move],
-        limits: &Limits,
-        budget: &Budget<'_>,
-    ) -> (u64, StopReason) {
-        let context = Context {
+    /// The context of a search from `state` whose store holds at most
+    /// `node_cap` nodes.
+    fn context(&self, state: &G, node_cap: usize) -> Context<'_, T, E, G> {
+        Context {
             policy: &self.policy,
             evaluator: &self.evaluator,
             exploration: self.config.exploration,
@@ -493,230 +427,195 @@ where
             } else {
                 0
             },
-        };
-        let default_budget = limits.uses_default_budget(|kind| kind != LimitKind::Depth);
-        let iterations = limits
-            .iterations
-            .or(default_budget.then_some(self.config.default_iterations));
-        let node_cap = limits.nodes.map_or(self.config.max_nodes, |nodes| {
-            nodes.min(self.config.max_nodes)
-        });
-        let shared = Shared {
-            claimed: 0.into(),
-            started: 0.into(),
-            limit: iterations.unwrap_or(u64::MAX),
-            node_cap: node_cap as usize,
-            stop_when_full: limits
-                .nodes
-                .is_some_and(|nodes| nodes <= self.config.max_nodes),
-            // A node budget alone ends only when the tree reaches it.
-            stop_when_stalled: limits.nodes.is_some()
-                && limits.time.is_none()
-                && limits.iterations.is_none()
-                && limits.stop.is_none(),
             virtual_loss: self.config.virtual_loss,
             batch_size: self.config.batch_size,
+            values: self.batch_values,
+            node_cap,
+            solver: self.config.solver,
+        }
+    }
+
+    /// Runs the threads, each on its own tree.
+    fn run_private(
+        &mut self,
+        state: &G,
+        moves: &[G::Move],
+        plan: &Plan,
+        budget: &Budget<'_>,
+    ) -> Outcome<G::Move> {
+        let threads = self.workers.len();
+        let node_cap = (plan.node_cap / threads as u64) as usize;
+        let rules = plan.rules(node_cap);
+        let mut private = std::mem::take(&mut self.private);
+        let mut workers = std::mem::take(&mut self.workers);
+        let outcome = {
+            let context = self.context(state, node_cap);
+            let mut stores: Vec<&mut Tree<G::Move>> = private
+                .iter_mut()
+                .map(|tree| {
+                    if T::AMAF && tree.num_actions != context.num_actions {
+                        tree.clear();
+                    }
+                    tree.num_actions = context.num_actions;
+                    let ready = prepare_root(&mut **tree, state, moves, &context);
+                    debug_assert!(ready, "a private tree always holds the root's children");
+                    &mut **tree
+                })
+                .collect();
+            run_on(
+                &mut workers,
+                &mut stores,
+                threads,
+                state,
+                moves,
+                &context,
+                plan,
+                &rules,
+                budget,
+            )
         };
+        self.private = private;
+        self.workers = workers;
+        outcome
+    }
+
+    /// Runs the threads on the shared tree.
+    fn run_shared(
+        &mut self,
+        state: &G,
+        moves: &[G::Move],
+        plan: &Plan,
+        budget: &Budget<'_>,
+    ) -> Outcome<G::Move> {
+        let node_cap = plan.node_cap as usize;
+        let rules = plan.rules(node_cap);
+        let num_actions = self.context(state, node_cap).num_actions;
         if T::AMAF
             && self
                 .shared
                 .as_ref()
-                .is_some_and(|tree| tree.num_actions() != context.num_actions)
+                .is_some_and(|tree| tree.num_actions() != num_actions)
         {
             self.shared = None;
         }
         // The root's children always fit, whatever the cap.
         let capacity = (self.config.max_nodes as usize).max(1 + moves.len());
-        let (sync, amaf, num_actions) = (self.config.stats_sync, T::AMAF, context.num_actions);
-        let mut ready = false;
-        for _attempt in 0..2 {
-            let tree = self
-                .shared
-                .get_or_insert_with(|| SharedTrees::new(sync, capacity, amaf, num_actions));
-            ready = with_tree!(&*tree, tree => prepare_shared_root(tree, state, moves, &context));
-            if ready {
-                break;
-            }
-            // A kept tree too full for the root's children: start afresh.
-            self.shared = None;
-        }
-        debug_assert!(ready, "a fresh tree holds the root's children");
-        for worker in &mut self.shared_workers {
-            worker.prepare(amaf, num_actions);
-        }
-        let results = match &self.shared {
-            Some(trees) => with_tree!(trees, tree => run_shared_threads(
-                &mut self.shared_workers,
-                state,
-                &context,
-                tree,
-                &shared,
-                self.batch_values,
-                budget,
-            )),
-            None => Vec::new(),
-        };
-        let total = results.iter().map(|&(done, _)| done).sum();
-        let ended = if results.iter().any(|&(_, ended)| ended == Ended::Solved) {
-            Ended::Solved
-        } else {
-            results
-                .first()
-                .map_or(Ended::Iterations, |&(_, ended)| ended)
-        };
-        (total, stop_reason(ended, limits))
-    }
-
-    /// Runs the threads; returns the iterations done and why the search
-    /// ended.
-    fn run(
-        &mut self,
-        state: &G,
-        moves: &[G::Move],
-        limits: &Limits,
-        budget: &Budget<'_>,
-    ) -> (u64, StopReason) {
-        let threads = self.workers.len();
-        let context = Context {
-            policy: &self.policy,
-            evaluator: &self.evaluator,
-            exploration: self.config.exploration,
-            leaf: self.config.leaf,
-            max_playout_plies: self.config.max_playout_plies,
-            num_actions: if T::AMAF {
-                self.policy.num_actions(state)
-            } else {
-                0
-            },
-        };
-        let default_budget = limits.uses_default_budget(|kind| self.honours(kind));
-        let iterations = limits
-            .iterations
-            .or(default_budget.then_some(self.config.default_iterations));
-        let node_cap = limits.nodes.map_or(self.config.max_nodes, |nodes| {
-            nodes.min(self.config.max_nodes)
-        });
-        let stop_when_full = limits
-            .nodes
-            .is_some_and(|nodes| nodes <= self.config.max_nodes);
-        // A node budget alone ends only when the tree reaches it, which a
-        // small game's tree (or UCT's ever slower growth) may never do.
-        let nodes_only = limits.nodes.is_some()
-            && limits.time.is_none()
-            && limits.iterations.is_none()
-            && limits.stop.is_none();
-        let shares: Vec<Share> = (0..threads)
-            .map(|thread| Share {
-                iterations: iterations.map_or(u64::MAX, |total| {
-                    total / threads as u64 + u64::from((thread as u64) < total % threads as u64)
-                }),
-                nodes: (node_cap / threads as u64) as usize,
-                stop_when_full,
-                stop_when_stalled: nodes_only,
-            })
-            .collect();
-        for worker in &mut self.workers {
-            worker.prepare_root(state, moves, &context);
-        }
-        let results = run_workers(&mut self.workers, |index, worker| {
-            worker.run(state, &context, shares[index], budget)
-        });
-        let total = results.iter().map(|&(done, _)| done).sum();
-        // A proof in any tree holds for all; otherwise the main thread's
-        // reason (the threads share one clock and even shares).
-        let ended = if results.iter().any(|&(_, ended)| ended == Ended::Solved) {
-            Ended::Solved
-        } else {
-            results[0].1
-        };
-        (total, stop_reason(ended, limits))
-    }
-
-    /// Root statistics summed over the threads, in root move order.
-    fn merged_root(&self) -> Vec<RootMove<G::Move>> {
-        let main = &self.workers[0].tree;
-        let mut merged: Vec<RootMove<G::Move>> = main.nodes[0]
-            .children()
-            .map(|child| RootMove {
-                mv: main.nodes[child].mv,
-                visits: 0,
-                value_sum: 0.0,
-                amaf_visits: 0,
-                amaf_sum: 0.0,
-                proof: Proof::Unknown,
-                proof_plies: 0,
-            })
-            .collect();
-        for worker in &self.workers {
-            let tree = &worker.tree;
-            for (offset, child) in tree.nodes[0].children().enumerate() {
-                let node = &tree.nodes[child];
-                // Every tree expands the root from the same move list, so
-                // the blocks line up; look the move up if they ever do not.
-                let slot = if merged.get(offset).is_some_and(|slot| slot.mv == node.mv) {
-                    offset
-                } else if let Some(slot) = merged.iter().position(|slot| slot.mv == node.mv) {
-                    slot
-                } else {
-                    continue;
-                };
-                let entry = &mut merged[slot];
-                // Proofs are exact, so any thread's proof holds for all.
-                // Keep the shortest win and the longest loss found.
-                if node.proof != Proof::Unknown {
-                    let plies = node.proof_plies;
-                    entry.proof_plies = if entry.proof == Proof::Unknown {
-                        plies
-                    } else if node.proof == Proof::Win {
-                        entry.proof_plies.min(plies)
-                    } else {
-                        entry.proof_plies.max(plies)
-                    };
-                    entry.proof = node.proof;
+        let sync = self.config.stats_sync;
+        let mut shared = self.shared.take();
+        let mut workers = std::mem::take(&mut self.workers);
+        let outcome = {
+            let context = self.context(state, node_cap);
+            let mut ready = false;
+            for _attempt in 0..2 {
+                let tree = shared
+                    .get_or_insert_with(|| SharedTrees::new(sync, capacity, T::AMAF, num_actions));
+                ready =
+                    with_tree!(&*tree, tree => prepare_root(&mut &*tree, state, moves, &context));
+                if ready {
+                    break;
                 }
-                entry.visits += u64::from(node.visits);
-                entry.value_sum += f64::from(node.mean) * f64::from(node.visits);
-                if let Some(stats) = tree.amaf.get(child) {
-                    entry.amaf_visits += u64::from(stats.visits);
-                    entry.amaf_sum += f64::from(stats.sum);
-                }
+                // A kept tree too full for the root's children: start afresh.
+                shared = None;
             }
-        }
-        merged
+            debug_assert!(ready, "a fresh tree holds the root's children");
+            let trees = shared.as_ref().expect("the shared tree was just made");
+            with_tree!(trees, tree => {
+                let mut handles = vec![tree; workers.len()];
+                let mut stores: Vec<&mut &SharedTree<_, _>> = handles.iter_mut().collect();
+                run_on(
+                    &mut workers,
+                    &mut stores,
+                    1,
+                    state,
+                    moves,
+                    &context,
+                    plan,
+                    &rules,
+                    budget,
+                )
+            })
+        };
+        self.shared = shared;
+        self.workers = workers;
+        outcome
     }
 
     /// The principal variation starting with `best`, followed in the tree
     /// that visited `best` most.
     fn principal_variation(&self, best: G::Move) -> Vec<G::Move> {
-        let mut pv = vec![best];
-        let best_tree = self
-            .workers
-            .iter()
-            .filter_map(|worker| {
-                let child = worker.tree.child(0, best)?;
-                Some((worker.tree.nodes[child].visits, &worker.tree, child))
-            })
-            .max_by_key(|(visits, _, _)| *visits);
-        if let Some((_, tree, mut node)) = best_tree {
-            while let Some(child) = tree.most_visited_child(node) {
-                pv.push(tree.nodes[child].mv);
-                node = child;
-            }
+        if let Some(trees) = &self.shared {
+            return with_tree!(trees, tree => principal_variation(&tree, best));
         }
-        pv
+        let best_tree = self
+            .private
+            .iter()
+            .filter_map(|tree| {
+                let node = child(&**tree, 0, best)?;
+                Some((tree.nodes[node as usize].visits, tree))
+            })
+            .max_by_key(|(visits, _)| *visits);
+        match best_tree {
+            Some((_, tree)) => principal_variation(&**tree, best),
+            None => vec![best],
+        }
     }
 }
 
-/// The stop reason of a search whose main thread ended for `ended`.
-fn stop_reason(ended: Ended, limits: &Limits) -> StopReason {
-    match ended {
-        Ended::Solved => StopReason::Solved,
-        Ended::Stalled => StopReason::Exhausted,
-        Ended::Full => StopReason::Nodes,
-        Ended::Interrupted(reason) => reason,
-        Ended::Iterations if limits.iterations.is_some() => StopReason::Iterations,
-        Ended::Iterations => StopReason::DefaultBudget,
+/// Root statistics summed over `stores`, in the order of `moves` (every
+/// tree expands the root from that move list; a move a tree lacks counts
+/// nothing there).
+fn merged_root<M: Copy + PartialEq, S: Store<M>>(
+    stores: &[&mut S],
+    moves: &[M],
+) -> Vec<RootMove<M>> {
+    let mut merged: Vec<RootMove<M>> = moves
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            visits: 0,
+            value_sum: 0.0,
+            amaf_visits: 0,
+            amaf_sum: 0.0,
+            proof: Proof::Unknown,
+            proof_plies: 0,
+        })
+        .collect();
+    for store in stores {
+        let store: &S = store;
+        for (offset, node) in store.children(0).enumerate() {
+            let mv = store.mv(node);
+            // The blocks line up with `moves`; look the move up if they
+            // ever do not.
+            let slot = if merged.get(offset).is_some_and(|slot| slot.mv == mv) {
+                offset
+            } else if let Some(slot) = merged.iter().position(|slot| slot.mv == mv) {
+                slot
+            } else {
+                continue;
+            };
+            let entry = &mut merged[slot];
+            // Proofs are exact, so any thread's proof holds for all.
+            // Keep the shortest win and the longest loss found.
+            let (proof, plies) = store.proof(node);
+            if proof != Proof::Unknown {
+                entry.proof_plies = if entry.proof == Proof::Unknown {
+                    plies
+                } else if proof == Proof::Win {
+                    entry.proof_plies.min(plies)
+                } else {
+                    entry.proof_plies.max(plies)
+                };
+                entry.proof = proof;
+            }
+            let stats = store.stats(node);
+            entry.visits += u64::from(stats.visits);
+            entry.value_sum += f64::from(stats.mean) * f64::from(stats.visits);
+            let (amaf_visits, amaf_sum) = store.amaf(node);
+            entry.amaf_visits += u64::from(amaf_visits);
+            entry.amaf_sum += f64::from(amaf_sum);
+        }
     }
+    merged
 }
 
 /// Whether two positions are the same, judged by what [`Game`] offers:
@@ -800,7 +699,6 @@ where
     ///
     /// The best move is a proven win if there is one (the shortest), else
     /// the root move with the most visits among those not proven lost; the
-    /// value is its mean value (exact when proven).
     fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
         let budget = limits.start();
         let mut moves = Vec::new();
@@ -809,16 +707,15 @@ where
             return SearchReport::game_over(state, budget.elapsed());
         }
         self.sync_root(state);
-        let shares_tree = self.config.shares_tree();
-        let (iterations, stop) = if shares_tree {
-            self.run_shared(state, &moves, limits, &budget)
+        let plan = Plan::new(limits, &self.config);
+        let outcome = if self.config.shares_tree() {
+            self.run_shared(state, &moves, &plan, &budget)
         } else {
-            self.run(state, &moves, limits, &budget)
+            self.run_private(state, &moves, &plan, &budget)
         };
-        let merged = match &self.shared {
-            Some(tree) if shares_tree => tree.root_moves(),
-            _ => self.merged_root(),
-        };
+        let iterations = outcome.results.iter().map(|&(done, _)| done).sum();
+        let stop: StopReason = stop_reason(&outcome.results, limits);
+        let merged = outcome.root;
         let best = merged
             .iter()
             .enumerate()
@@ -844,23 +741,12 @@ where
                 info
             })
             .collect();
-        let depth = if shares_tree {
-            self.shared_workers
-                .iter()
-                .map(|worker| worker.max_depth)
-                .max()
-                .unwrap_or(0)
-        } else {
-            self.workers
-                .iter()
-                .map(|worker| worker.max_depth)
-                .max()
-                .unwrap_or(0)
-        };
-        let pv = match &self.shared {
-            Some(tree) if shares_tree => tree.principal_variation(best_move),
-            _ => self.principal_variation(best_move),
-        };
+        let depth = self
+            .workers
+            .iter()
+            .map(|worker| worker.max_depth)
+            .max()
+            .unwrap_or(0);
         let stats = SearchStats::new(
             iterations,
             self.tree_nodes() as u64,
@@ -869,7 +755,7 @@ where
         )
         .with_stop(stop);
         SearchReport::new(Some(best_move), value)
-            .with_pv(pv)
+            .with_pv(self.principal_variation(best_move))
             .with_moves(infos)
             .with_stats(stats)
     }
@@ -888,8 +774,8 @@ where
             self.clear_trees();
             return;
         }
-        for worker in &mut self.workers {
-            worker.tree.advance(played);
+        for tree in &mut self.private {
+            tree.advance(played);
         }
         self.shared = self.shared.take().and_then(|tree| tree.subtree(played));
     }
@@ -897,13 +783,8 @@ where
     /// Drops the trees and restarts every random generator from the seed.
     fn reset(&mut self) {
         self.clear_trees();
-        for thread in 0..self.workers.len() {
-            let seed = self.thread_seed(thread);
-            self.workers[thread].reseed(seed);
-        }
-        for thread in 0..self.shared_workers.len() {
-            let seed = self.thread_seed(thread);
-            self.shared_workers[thread].reseed(seed);
+        for (thread, worker) in self.workers.iter_mut().enumerate() {
+            worker.reseed(thread_seed(self.config.seed, thread));
         }
     }
 

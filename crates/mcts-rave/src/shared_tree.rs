@@ -29,6 +29,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use game_traits::Player;
 
+use crate::store::Snapshot;
 use crate::tree::Proof;
 
 /// A node of a shared tree whose visits do not add up, found by
@@ -61,15 +62,6 @@ pub(crate) const EXPANDING: u8 = 1;
 pub(crate) const EXPANDED: u8 = 2;
 pub(crate) const TERMINAL: u8 = 3;
 
-/// A node's statistics as one thread reads them.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Snapshot {
-    pub(crate) visits: u32,
-    /// Mean value for the node's mover.
-    pub(crate) mean: f32,
-    pub(crate) in_flight: u32,
-}
-
 /// Visit statistics a node keeps for concurrent readers and writers.
 pub(crate) trait NodeStats: Send + Sync + 'static {
     fn new(visits: u32, mean: f32) -> Self;
@@ -81,9 +73,16 @@ pub(crate) trait NodeStats: Send + Sync + 'static {
     fn record(&self, value: f32);
 }
 
-/// AMAF statistics of a child for concurrent readers and writers.
+/// AMAF statistics of a child for concurrent readers and writers, kept in
+/// the node itself so that selection and backpropagation find them in the
+/// node's cache line.
 pub(crate) trait AmafStats: Send + Sync + 'static {
-    fn new(visits: u32, sum: f32) -> Self;
+    /// Whether the statistics are kept at all (RAVE).
+    const KEPT: bool;
+    fn new(key: u32, visits: u32, sum: f32) -> Self;
+    /// `player index * num_actions + action index` of the child's move.
+    fn key(&self) -> u32;
+    fn set_key(&self, key: u32);
     /// Visits and sum of values.
     fn read(&self) -> (u32, f32);
     fn add(&self, value: f32);
@@ -95,11 +94,17 @@ pub(crate) trait Cells: Send + Sync + 'static {
     type Amaf: AmafStats;
 }
 
-/// Atomics and compare-and-swap.
+/// Atomics and compare-and-swap, with AMAF statistics.
 pub(crate) struct LockFree;
 
-/// A mutex per cell.
+/// A mutex per cell, with AMAF statistics.
 pub(crate) struct Locked;
+
+/// Atomics and compare-and-swap, no AMAF statistics (UCT).
+pub(crate) struct LockFreePlain;
+
+/// A mutex per cell, no AMAF statistics (UCT).
+pub(crate) struct LockedPlain;
 
 impl Cells for LockFree {
     type Stats = AtomicStats;
@@ -109,6 +114,16 @@ impl Cells for LockFree {
 impl Cells for Locked {
     type Stats = LockedStats;
     type Amaf = LockedAmaf;
+}
+
+impl Cells for LockFreePlain {
+    type Stats = AtomicStats;
+    type Amaf = NoAmaf;
+}
+
+impl Cells for LockedPlain {
+    type Stats = LockedStats;
+    type Amaf = NoAmaf;
 }
 
 fn pack(low: u32, high: f32) -> u64 {
@@ -212,59 +227,118 @@ impl NodeStats for LockedStats {
     }
 }
 
-pub(crate) struct AtomicAmaf(AtomicU64);
+pub(crate) struct AtomicAmaf {
+    key: AtomicU32,
+    /// Visits (low half) and sum (high half).
+    word: AtomicU64,
+}
 
 impl AmafStats for AtomicAmaf {
-    fn new(visits: u32, sum: f32) -> Self {
-        AtomicAmaf(AtomicU64::new(pack(visits, sum)))
+    const KEPT: bool = true;
+
+    fn new(key: u32, visits: u32, sum: f32) -> Self {
+        AtomicAmaf {
+            key: AtomicU32::new(key),
+            word: AtomicU64::new(pack(visits, sum)),
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> u32 {
+        self.key.load(Ordering::Relaxed)
+    }
+
+    fn set_key(&self, key: u32) {
+        self.key.store(key, Ordering::Relaxed);
     }
 
     #[inline]
     fn read(&self) -> (u32, f32) {
-        unpack(self.0.load(Ordering::Relaxed))
+        unpack(self.word.load(Ordering::Relaxed))
     }
 
+    /// A load and a store, not a read-modify-write: when two threads add to
+    /// the same child at the same moment, one addition may be lost. AMAF
+    /// statistics are an estimate that tolerates it (as lock-free MCTS
+    /// programs do, Enzenberger & Müller 2009), and a backpropagation
+    /// updates many children per node, so the saved atomic operations pay;
+    /// with one thread nothing is ever lost.
     #[inline]
     fn add(&self, value: f32) {
-        let mut current = self.0.load(Ordering::Relaxed);
-        loop {
-            let (visits, sum) = unpack(current);
-            match self.0.compare_exchange_weak(
-                current,
-                pack(visits + 1, sum + value),
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => break,
-                Err(seen) => current = seen,
-            }
-        }
+        let (visits, sum) = unpack(self.word.load(Ordering::Relaxed));
+        self.word
+            .store(pack(visits + 1, sum + value), Ordering::Relaxed);
     }
 }
 
-pub(crate) struct LockedAmaf(Mutex<(u32, f32)>);
+pub(crate) struct LockedAmaf {
+    key: AtomicU32,
+    stats: Mutex<(u32, f32)>,
+}
 
 impl AmafStats for LockedAmaf {
-    fn new(visits: u32, sum: f32) -> Self {
-        LockedAmaf(Mutex::new((visits, sum)))
+    const KEPT: bool = true;
+
+    fn new(key: u32, visits: u32, sum: f32) -> Self {
+        LockedAmaf {
+            key: AtomicU32::new(key),
+            stats: Mutex::new((visits, sum)),
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> u32 {
+        self.key.load(Ordering::Relaxed)
+    }
+
+    fn set_key(&self, key: u32) {
+        self.key.store(key, Ordering::Relaxed);
     }
 
     #[inline]
     fn read(&self) -> (u32, f32) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        *self.stats.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     #[inline]
     fn add(&self, value: f32) {
-        let mut stats = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut stats = self.stats.lock().unwrap_or_else(PoisonError::into_inner);
         stats.0 += 1;
         stats.1 += value;
     }
 }
 
+/// No AMAF statistics: nothing stored.
+pub(crate) struct NoAmaf;
+
+impl AmafStats for NoAmaf {
+    const KEPT: bool = false;
+
+    fn new(_key: u32, _visits: u32, _sum: f32) -> Self {
+        NoAmaf
+    }
+
+    #[inline]
+    fn key(&self) -> u32 {
+        0
+    }
+
+    fn set_key(&self, _key: u32) {}
+
+    #[inline]
+    fn read(&self) -> (u32, f32) {
+        (0, 0.0)
+    }
+
+    #[inline]
+    fn add(&self, _value: f32) {}
+}
+
 /// One node of a shared tree: the position after its move.
-pub(crate) struct SharedNode<M, S> {
+pub(crate) struct SharedNode<M, S, A> {
     pub(crate) stats: S,
+    /// AMAF statistics of the node as a child (RAVE).
+    pub(crate) amaf: A,
     /// Simulations that entered the node while it was not expanded.
     pub(crate) arrivals: AtomicU32,
     pub(crate) first_child: AtomicU32,
@@ -278,10 +352,11 @@ pub(crate) struct SharedNode<M, S> {
     edge: OnceLock<(M, Player)>,
 }
 
-impl<M, S: NodeStats> SharedNode<M, S> {
+impl<M, S: NodeStats, A: AmafStats> SharedNode<M, S, A> {
     fn empty() -> Self {
         SharedNode {
             stats: S::new(0, 0.0),
+            amaf: A::new(0, 0, 0.0),
             arrivals: AtomicU32::new(0),
             first_child: AtomicU32::new(0),
             num_children: AtomicU32::new(0),
@@ -292,7 +367,7 @@ impl<M, S: NodeStats> SharedNode<M, S> {
     }
 }
 
-impl<M: Copy, S> SharedNode<M, S> {
+impl<M: Copy, S, A> SharedNode<M, S, A> {
     /// The move into the node.
     #[inline]
     pub(crate) fn mv(&self) -> M {
@@ -354,13 +429,6 @@ fn unpack_proof(word: u32) -> (Proof, u16) {
         _ => Proof::Unknown,
     };
     (proof, (word >> 8) as u16)
-}
-
-/// AMAF statistics of a child, beside the node.
-pub(crate) struct SharedAmaf<A> {
-    /// `player index * num_actions + action index` of the child's move.
-    pub(crate) key: AtomicU32,
-    pub(crate) stats: A,
 }
 
 /// Fixed chunks, allocated on first use and never moved.
@@ -429,9 +497,7 @@ impl<T> Arena<T> {
 
 /// A tree shared by the threads of a search. The root is node 0.
 pub(crate) struct SharedTree<M, C: Cells> {
-    nodes: Arena<SharedNode<M, C::Stats>>,
-    /// AMAF statistics, one per node (RAVE only).
-    amaf: Option<Arena<SharedAmaf<C::Amaf>>>,
+    nodes: Arena<SharedNode<M, C::Stats, C::Amaf>>,
     /// Nodes in use: the next free index.
     len: AtomicU32,
     /// Set when an expansion did not fit under the node cap.
@@ -442,10 +508,9 @@ pub(crate) struct SharedTree<M, C: Cells> {
 
 impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
     /// An empty tree for at most `capacity` nodes.
-    pub(crate) fn new(capacity: usize, amaf: bool, num_actions: usize) -> Self {
+    pub(crate) fn new(capacity: usize, num_actions: usize) -> Self {
         SharedTree {
             nodes: Arena::new(capacity),
-            amaf: amaf.then(|| Arena::new(capacity)),
             len: AtomicU32::new(0),
             full: AtomicBool::new(false),
             num_actions,
@@ -466,30 +531,17 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
     }
 
     pub(crate) fn has_amaf(&self) -> bool {
-        self.amaf.is_some()
+        C::Amaf::KEPT
     }
 
     /// Bytes of the chunks allocated.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.nodes.bytes() + self.amaf.as_ref().map_or(0, Arena::bytes)
+        self.nodes.bytes()
     }
 
     #[inline]
-    pub(crate) fn node(&self, index: u32) -> &SharedNode<M, C::Stats> {
+    pub(crate) fn node(&self, index: u32) -> &SharedNode<M, C::Stats, C::Amaf> {
         self.nodes.get(index)
-    }
-
-    /// The AMAF statistics of node `index`.
-    ///
-    /// # Panics
-    ///
-    /// If the tree keeps none (not RAVE).
-    #[inline]
-    pub(crate) fn amaf(&self, index: u32) -> &SharedAmaf<C::Amaf> {
-        self.amaf
-            .as_ref()
-            .expect("AMAF statistics are kept")
-            .get(index)
     }
 
     /// Reserves `count` consecutive nodes if the tree stays within `cap`
@@ -513,13 +565,7 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
             }
         }
         let range = first as usize..first as usize + count;
-        self.nodes.cover(range.clone(), SharedNode::empty);
-        if let Some(amaf) = &self.amaf {
-            amaf.cover(range, || SharedAmaf {
-                key: AtomicU32::new(0),
-                stats: C::Amaf::new(0, 0.0),
-            });
-        }
+        self.nodes.cover(range, SharedNode::empty);
         Some(first)
     }
 
@@ -547,8 +593,8 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
         for (offset, &mv) in moves.iter().enumerate() {
             let child = first + offset as u32;
             let _ = self.node(child).edge.set((mv, mover));
-            if let Some(amaf) = &self.amaf {
-                amaf.get(child).key.store(key(mv), Ordering::Relaxed);
+            if C::Amaf::KEPT {
+                self.node(child).amaf.set_key(key(mv));
             }
         }
         let parent = self.node(node);
@@ -560,71 +606,10 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
         parent.kind.store(EXPANDED, Ordering::Release);
     }
 
-    /// The proof of expanded `node` for its mover and its length in plies,
-    /// from its children's proofs (see `Tree::solve`).
-    pub(crate) fn solve(&self, node: u32) -> (Proof, u16) {
-        let parent = self.node(node);
-        let children = parent.children();
-        if children.is_empty() {
-            return (Proof::Unknown, 0);
-        }
-        let children_mover = self.node(children.start).mover();
-        let mut best = Proof::Loss;
-        let mut plies = 0u16;
-        let mut unknown = false;
-        let mut fastest_win = None::<u16>;
-        for child in children {
-            match self.node(child).proof() {
-                (Proof::Unknown, _) => unknown = true,
-                (Proof::Win, length) => {
-                    fastest_win = Some(fastest_win.map_or(length, |fastest| fastest.min(length)));
-                }
-                (proof, length) => {
-                    if proof > best {
-                        best = proof;
-                        plies = length;
-                    } else if proof == best {
-                        plies = plies.max(length);
-                    }
-                }
-            }
-        }
-        let (best, plies) = match fastest_win {
-            Some(fastest) => (Proof::Win, fastest),
-            None if unknown => return (Proof::Unknown, 0),
-            None => (best, plies),
-        };
-        let plies = plies.saturating_add(1);
-        // Children are played by the player to move at `node`.
-        if children_mover == parent.mover() {
-            (best, plies)
-        } else {
-            (best.flipped(), plies)
-        }
-    }
-
-    /// The child of `node` with the most visits (ties: higher mean, then
-    /// first), if it has a visited child.
-    pub(crate) fn most_visited_child(&self, node: u32) -> Option<u32> {
-        let mut best: Option<(u32, Snapshot)> = None;
-        for child in self.node(node).children() {
-            let candidate = self.node(child).stats.read();
-            if candidate.visits == 0 {
-                continue;
-            }
-            if best.is_none_or(|(_, best)| {
-                (candidate.visits, candidate.mean) > (best.visits, best.mean)
-            }) {
-                best = Some((child, candidate));
-            }
-        }
-        best.map(|(child, _)| child)
-    }
-
-    /// The child of `node` reached by `mv`, if `node` is expanded and has
-    /// one.
-    pub(crate) fn child(&self, node: u32, mv: M) -> Option<u32> {
-        self.node(node)
+    /// The child of the root reached by `mv`, if the root is expanded and
+    /// has one.
+    fn root_child(&self, mv: M) -> Option<u32> {
+        self.node(0)
             .children()
             .find(|&child| self.node(child).mv() == mv)
     }
@@ -675,15 +660,17 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
     /// `None` if that child is missing or was never visited. Call it
     /// between searches, when no thread works on the tree.
     pub(crate) fn subtree(&self, mv: M) -> Option<Self> {
-        let root = self.child(0, mv)?;
+        let root = self.root_child(mv)?;
         if self.node(root).stats.read().visits == 0 {
             return None;
         }
         let copy = |from: u32| {
             let node = self.node(from);
             let stats = node.stats.read();
+            let (amaf_visits, amaf_sum) = node.amaf.read();
             SharedNode {
                 stats: C::Stats::new(stats.visits, stats.mean),
+                amaf: C::Amaf::new(node.amaf.key(), amaf_visits, amaf_sum),
                 arrivals: AtomicU32::new(node.arrivals.load(Ordering::Relaxed)),
                 first_child: AtomicU32::new(0),
                 num_children: AtomicU32::new(0),
@@ -699,18 +686,7 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
                     .map_or_else(OnceLock::new, OnceLock::from),
             }
         };
-        let copy_amaf = |from: u32| {
-            self.amaf.as_ref().map(|amaf| {
-                let entry = amaf.get(from);
-                let (visits, sum) = entry.stats.read();
-                SharedAmaf {
-                    key: AtomicU32::new(entry.key.load(Ordering::Relaxed)),
-                    stats: C::Amaf::new(visits, sum),
-                }
-            })
-        };
         let mut nodes = vec![copy(root)];
-        let mut amaf: Vec<_> = copy_amaf(root).into_iter().collect();
         let mut sources = vec![root];
         let mut next = 0;
         while next < nodes.len() {
@@ -723,7 +699,6 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
                     .store(children.len() as u32, Ordering::Relaxed);
                 for child in children {
                     nodes.push(copy(child));
-                    amaf.extend(copy_amaf(child));
                     sources.push(child);
                 }
             }
@@ -732,12 +707,6 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
         let len = nodes.len();
         Some(SharedTree {
             nodes: Arena::filled(nodes, self.capacity(), SharedNode::empty),
-            amaf: self.amaf.as_ref().map(|_| {
-                Arena::filled(amaf, self.capacity(), || SharedAmaf {
-                    key: AtomicU32::new(0),
-                    stats: C::Amaf::new(0, 0.0),
-                })
-            }),
             len: AtomicU32::new(len as u32),
             full: AtomicBool::new(false),
             num_actions: self.num_actions,
@@ -752,7 +721,7 @@ mod tests {
     /// Root (4 visits) with children A (3) and B (1); A with children of
     /// one visit each: the visits add up.
     fn small_tree<C: Cells>() -> SharedTree<u8, C> {
-        let tree = SharedTree::<u8, C>::new(16, false, 0);
+        let tree = SharedTree::<u8, C>::new(16, 0);
         tree.set_root(0, Player::Second);
         let expand = |node: u32, moves: &[u8], mover: Player| {
             let first = tree.allocate(moves.len(), usize::MAX).unwrap();

@@ -125,17 +125,6 @@ pub(crate) struct Amaf {
     pub(crate) sum: f32,
 }
 
-impl Amaf {
-    #[inline]
-    pub(crate) fn mean(&self) -> f32 {
-        if self.visits == 0 {
-            0.0
-        } else {
-            self.sum / self.visits as f32
-        }
-    }
-}
-
 /// A tree of one search thread. The root is node 0.
 #[derive(Clone, Debug)]
 pub(crate) struct Tree<M> {
@@ -144,14 +133,22 @@ pub(crate) struct Tree<M> {
     pub(crate) amaf: Vec<Amaf>,
     /// The action-space size the AMAF keys were made with.
     pub(crate) num_actions: usize,
+    /// Whether AMAF statistics are kept (RAVE).
+    pub(crate) keeps_amaf: bool,
+    /// Set when an expansion did not fit under the node cap in this
+    /// search: the leaf is played out again instead.
+    pub(crate) full: bool,
 }
 
 impl<M: Copy + PartialEq> Tree<M> {
-    pub(crate) fn new() -> Self {
+    /// An empty tree, keeping AMAF statistics if `keeps_amaf`.
+    pub(crate) fn new(keeps_amaf: bool) -> Self {
         Tree {
             nodes: Vec::new(),
             amaf: Vec::new(),
             num_actions: 0,
+            keeps_amaf,
+            full: false,
         }
     }
 
@@ -184,7 +181,7 @@ impl<M: Copy + PartialEq> Tree<M> {
     /// doubling, but never reserve room for more than `cap` nodes (or the
     /// nodes needed now, if more), so the memory cap holds for the
     /// allocation and not just for the count.
-    pub(crate) fn expand(
+    pub(crate) fn add_children(
         &mut self,
         node: usize,
         moves: &[M],
@@ -217,85 +214,14 @@ impl<M: Copy + PartialEq> Tree<M> {
         parent.kind = Kind::Expanded;
     }
 
-    /// The child of `node` reached by `mv`, if `node` is expanded and has
-    /// one.
-    pub(crate) fn child(&self, node: usize, mv: M) -> Option<usize> {
-        let parent = &self.nodes[node];
-        if parent.kind != Kind::Expanded {
+    /// The child of the root reached by `mv`, if the root is expanded and
+    /// has one.
+    fn root_child(&self, mv: M) -> Option<usize> {
+        let root = self.nodes.first()?;
+        if root.kind != Kind::Expanded {
             return None;
         }
-        parent.children().find(|&child| self.nodes[child].mv == mv)
-    }
-
-    /// The proof of expanded `node` for its mover and its length in plies,
-    /// from its children's proofs: a win if one child wins for the player to
-    /// move there (the shortest such win), the best child's proof once all
-    /// children are proven (a loss as long as possible), else unknown.
-    pub(crate) fn solve(&self, node: usize) -> (Proof, u16) {
-        let parent = &self.nodes[node];
-        if parent.kind != Kind::Expanded {
-            return (Proof::Unknown, 0);
-        }
-        let children = &self.nodes[parent.children()];
-        let mut best = Proof::Loss;
-        let mut plies = 0u16;
-        let mut unknown = false;
-        let mut fastest_win = None::<u16>;
-        for child in children {
-            match child.proof {
-                Proof::Unknown => unknown = true,
-                Proof::Win => {
-                    fastest_win = Some(
-                        fastest_win
-                            .map_or(child.proof_plies, |fastest| fastest.min(child.proof_plies)),
-                    );
-                }
-                proof => {
-                    if proof > best {
-                        best = proof;
-                        plies = child.proof_plies;
-                    } else if proof == best {
-                        plies = plies.max(child.proof_plies);
-                    }
-                }
-            }
-        }
-        let (best, plies) = match fastest_win {
-            Some(fastest) => (Proof::Win, fastest),
-            None if unknown => return (Proof::Unknown, 0),
-            None => (best, plies),
-        };
-        let plies = plies.saturating_add(1);
-        // Children are played by the player to move at `node`.
-        if children[0].mover == parent.mover {
-            (best, plies)
-        } else {
-            (best.flipped(), plies)
-        }
-    }
-
-    /// The child of `node` with the most visits (ties: higher mean, then
-    /// first), if it has a visited child.
-    pub(crate) fn most_visited_child(&self, node: usize) -> Option<usize> {
-        let parent = &self.nodes[node];
-        if parent.kind != Kind::Expanded {
-            return None;
-        }
-        let mut best: Option<usize> = None;
-        for child in parent.children() {
-            let candidate = &self.nodes[child];
-            if candidate.visits == 0 {
-                continue;
-            }
-            let better = best.is_none_or(|best| {
-                let best = &self.nodes[best];
-                (candidate.visits, candidate.mean) > (best.visits, best.mean)
-            });
-            if better {
-                best = Some(child);
-            }
-        }
-        best
+        root.children().find(|&child| self.nodes[child].mv == mv)
     }
 
     /// Makes the child of the root reached by `mv` the new root, keeping its
@@ -305,7 +231,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         if self.is_empty() {
             return false;
         }
-        match self.child(0, mv) {
+        match self.root_child(mv) {
             Some(child) if self.nodes[child].visits > 0 => {
                 self.keep_subtree(child);
                 true
@@ -374,14 +300,14 @@ mod tests {
 
     #[test]
     fn advance_keeps_the_subtree_contiguous() {
-        let mut tree = Tree::new();
+        let mut tree = Tree::new(true);
         tree.set_root(0u8, Player::Second, true);
-        tree.expand(0, &[1, 2, 3], Player::First, u32::from, true, usize::MAX);
+        tree.add_children(0, &[1, 2, 3], Player::First, u32::from, true, usize::MAX);
         tree.nodes[0].update(0.0);
         for child in 1..4 {
             tree.nodes[child].update(0.5);
         }
-        tree.expand(2, &[7, 8], Player::Second, u32::from, true, usize::MAX);
+        tree.add_children(2, &[7, 8], Player::Second, u32::from, true, usize::MAX);
         tree.nodes[5].update(1.0);
         tree.amaf[5].visits = 3;
         assert!(tree.advance(2));

@@ -518,3 +518,30 @@ fn uct_needs_nothing_but_the_rules() {
         assert!(report.value > 0.5, "{stones}: {}", report.value);
     }
 }
+
+#[test]
+fn the_solver_can_be_switched_off() {
+    use game_traits::StopReason;
+    // X to move, and 2 completes the top row.
+    let win_now = TicTacToe::from_moves(&[0, 3, 1, 4]).unwrap();
+    let limits = Limits::iterations(2_000);
+    for parallelism in [mcts_rave::Parallelism::Root, mcts_rave::Parallelism::Tree] {
+        let config = MctsConfig::default()
+            .with_seed(3)
+            .with_parallelism(parallelism);
+        let mut solving = Mcts::uct(config.clone()).unwrap();
+        let report = solving.search(&win_now, &limits);
+        assert_eq!(report.best, Some(2));
+        assert_eq!(report.stats.stop, StopReason::Solved);
+        assert!(report.stats.iterations < 2_000);
+
+        let mut plain = Mcts::uct(config.with_solver(false)).unwrap();
+        let report = plain.search(&win_now, &limits);
+        assert_eq!(report.best, Some(2));
+        assert_eq!(report.stats.stop, StopReason::Iterations);
+        assert_eq!(report.stats.iterations, 2_000);
+        // Without proofs, proven losses are not skipped: every reply is
+        // visited by its mean alone.
+        assert!(report.moves.iter().all(|info| info.visits > 0));
+    }
+}
