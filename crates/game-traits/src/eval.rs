@@ -55,6 +55,49 @@ pub trait PolicyEvaluator<G: Game>: Send + Sync {
 ///
 /// Implementations are cheap to clone, so multithreaded searchers give each
 /// thread its own copy.
+///
+/// # Writing one
+///
+/// [`choose`](Playout::choose) is all a playout must write; the searcher
+/// owns the random generator and passes it in. `rand` is re-exported as
+/// [`game_traits::rand`](crate::rand), and `random_range` comes from its
+/// `RngExt` trait. The playout then goes into any searcher that plays out,
+/// here MCTS (`Mcts::uct(config)?.with_playout(WinFirst)` in `mcts-rave`):
+///
+/// ```
+/// use game_traits::rand::{Rng, RngExt, SeedableRng};
+/// use game_traits::testing::TicTacToe;
+/// use game_traits::{Game, Playout};
+///
+/// /// Takes a move that wins at once when there is one, else any move.
+/// #[derive(Clone, Copy, Debug, Default)]
+/// struct WinFirst;
+///
+/// impl Playout<TicTacToe> for WinFirst {
+///     fn choose<R: Rng + ?Sized>(&mut self, state: &TicTacToe, moves: &[u8], rng: &mut R) -> u8 {
+///         let player = state.to_move();
+///         let wins = |&mv: &u8| {
+///             let mut next = state.clone();
+///             next.play(mv);
+///             next.outcome().is_some_and(|outcome| outcome.reward(player) == 1.0)
+///         };
+///         match moves.iter().copied().find(wins) {
+///             Some(win) => win,
+///             None => moves[rng.random_range(..moves.len())],
+///         }
+///     }
+/// }
+///
+/// // X has 0 and 1: the playout completes the row at once.
+/// let mut state = TicTacToe::from_moves(&[0, 3, 1, 4]).unwrap();
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+/// let (outcome, plies) = WinFirst.play_out(&mut state, &mut rng, &mut Vec::new(), 9, |_, _| {});
+/// assert_eq!(plies, 1);
+/// assert_eq!(outcome.map(|outcome| outcome.reward(game_traits::Player::First)), Some(1.0));
+/// ```
+///
+/// A game with a faster way to play out overrides
+/// [`play_out`](Playout::play_out) as well.
 pub trait Playout<G: Game> {
     /// Picks one of `moves` (never empty; the legal moves of `state`).
     fn choose<R: Rng + ?Sized>(&mut self, state: &G, moves: &[G::Move], rng: &mut R) -> G::Move;

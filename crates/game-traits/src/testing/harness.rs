@@ -449,7 +449,9 @@ impl<M: Copy + Eq + Hash> MetMoves<M> {
 ///
 /// Invariants::new(TicTacToe::new(), 9)
 ///     .text()
-///     .hash_key(TicTacToe::clone) // the position hash identifies the whole state
+///     // The hash identifies the whole position; the key is its text form,
+///     // not the struct, which stores the hash itself.
+///     .hash_key(TicTacToe::to_string)
 ///     .action_space()
 ///     .color_flip()
 ///     .evaluator(TicTacToeHeuristic)
@@ -474,6 +476,16 @@ pub struct Invariants<G: Game> {
 impl<G: Game> Invariants<G> {
     /// The basic checks, on random games from `start` that must end within
     /// `max_plies` plies. 64 games, seed 0, every [`PlayStyle`].
+    ///
+    /// `max_plies` is the longest game the rules allow: the board size for
+    /// a placement game (tic-tac-toe 9, Gomoku 15x15 225), the move cap of
+    /// a game with one (Jungle's draw rule), or for a game whose length the
+    /// rules bound only loosely (Kalah, where extra turns make games
+    /// longer), a bound proved from the rules, such as the seeds that must
+    /// reach the stores. A random game still running at `max_plies` is
+    /// reported as a game that does not end, so a bound too tight fails
+    /// correct rules, and one far too loose lets a game that never ends go
+    /// on for that many plies before it is caught.
     pub fn new(start: G, max_plies: usize) -> Self {
         Invariants {
             start,
@@ -638,9 +650,16 @@ impl<G: Game> Invariants<G> {
     /// positions is a bug, not bad luck) and positions with equal keys equal
     /// hashes, however they were reached.
     ///
-    /// For a hash of the whole state, the position itself is the key
-    /// (`.hash_key(MyGame::clone)`, given `Eq + Hash`); a hash that leaves
-    /// out counters names the rest (Jungle: the board string).
+    /// The key must not contain the hash. For a hash of the whole state,
+    /// key on the state without it: the position itself
+    /// (`.hash_key(MyGame::clone)`, given `Eq + Hash`) only if the struct
+    /// does not store its hash, else its text form
+    /// (`.hash_key(MyGame::to_string)`) or the fields the hash is made
+    /// from (`.hash_key(|g: &MyGame| (g.board, g.to_move))`). A key that
+    /// holds a stored, incrementally updated hash differs whenever that
+    /// hash does, so a wrong update could never show as equal keys with
+    /// different hashes. A hash that leaves out counters names the rest
+    /// (Jungle: the board string).
     #[must_use]
     pub fn hash_key<K, F>(mut self, key: F) -> Self
     where
