@@ -39,7 +39,6 @@ use std::sync::Mutex;
 
 use game_traits::zobrist::mix64;
 use game_traits::{MatchOptions, Outcome, Player, Tally, parallel_map, play_match_judged};
-use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::chart::{Point, Series, score_chart};
@@ -524,8 +523,8 @@ enum Line {
 
 /// Opening `index` of the schedule: line `index` (modulo their number) of
 /// the header's book, or else `opening_plies` random legal moves from the
-/// start, seeded by the tournament seed and the opening's index and drawn
-/// again if the game ends.
+/// start as [`game_traits::random_opening_moves`] draws them with the
+/// tournament's seed: the openings `play_series` plays with that seed.
 ///
 /// # Errors
 ///
@@ -541,34 +540,15 @@ pub fn opening<G: RegistryGame>(
             TournamentError::Settings(format!("opening {} of the book: {error}", number + 1))
         });
     }
-    let start = G::start();
-    let mut moves = Vec::new();
-    let mut plies = header.opening_plies as usize;
-    loop {
-        for attempt in 0..100u64 {
-            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(mix64(
-                header.seed ^ 0x09e2_1295_u64.wrapping_mul(u64::from(index) + 1) ^ attempt << 40,
-            ));
-            let mut state = start.clone();
-            let mut played = Vec::new();
-            for _ in 0..plies {
-                state.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = moves[rng.random_range(..moves.len())];
-                state.play(mv);
-                played.push(mv);
-            }
-            if !state.is_over() {
-                return Ok(Opening {
-                    from: None,
-                    moves: played,
-                });
-            }
-        }
-        plies /= 2;
-    }
+    Ok(Opening {
+        from: None,
+        moves: game_traits::random_opening_moves(
+            &G::start(),
+            header.opening_plies as usize,
+            header.seed,
+            index,
+        ),
+    })
 }
 
 /// Plays one game of the schedule. A searcher that returns no move or an

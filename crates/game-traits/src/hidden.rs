@@ -473,7 +473,7 @@ where
 }
 
 /// The deal of opening `index` with `plies` random legal moves played,
-/// seeded by `(seed, index)`; dealt again (up to 100 times, then with fewer
+/// seeded by [`opening_seed`](crate::opening_seed); dealt again (up to 100 times, then with fewer
 /// plies) if the moves end the game.
 fn random_hidden_opening<A: Arbiter>(
     deal: &(impl Fn(u64) -> A + ?Sized),
@@ -482,9 +482,8 @@ fn random_hidden_opening<A: Arbiter>(
     index: u32,
 ) -> A {
     let mut moves = Vec::new();
-    for attempt in 0..100u64 {
-        let opening_seed =
-            crate::zobrist::mix64(seed ^ (u64::from(index) << 20) ^ (attempt << 52) ^ 0xDEA1);
+    for attempt in 0..100 {
+        let opening_seed = crate::play::opening_seed(seed, index, attempt);
         let mut arbiter = deal(opening_seed);
         let mut rng = Pcg64Mcg::seed_from_u64(opening_seed);
         for _ in 0..plies {

@@ -28,8 +28,8 @@ pub use game::{Game, IllegalMove};
 pub use perft::{FinishedGames, divide, perft, perft_with};
 pub use play::{
     EloEstimate, MatchError, MatchOptions, MatchRecord, SeriesGame, SeriesOptions, SeriesResult,
-    Tally, elo_from_score, format_elo, parallel_map, play_match, play_match_into,
-    play_match_judged, play_match_with, play_series, score_from_elo,
+    Tally, elo_from_score, format_elo, opening_seed, parallel_map, play_match, play_match_into,
+    play_match_judged, play_match_with, play_series, random_opening_moves, score_from_elo,
 };
 pub use player::{Outcome, Player};
 pub use search::{

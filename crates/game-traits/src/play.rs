@@ -488,31 +488,59 @@ pub fn parallel_map<R: Send>(
     results
 }
 
-/// `plies` random legal moves from `start`, seeded by `(seed, index)`;
-/// drawn again (up to 100 times, then shortened) if the game ends.
+/// `plies` random legal moves from `start`, as [`random_opening_moves`]
+/// draws them, played.
 fn random_opening<G: Game>(start: &G, plies: usize, seed: u64, index: u32) -> G {
+    let mut state = start.clone();
+    for mv in random_opening_moves(start, plies, seed, index) {
+        state.play(mv);
+    }
+    state
+}
+
+/// The seed of try `attempt` at random opening `index` of a series seeded
+/// by `seed`: the one formula behind [`play_series`], the
+/// hidden-information series and the arena's tournaments, so that one
+/// seed gives the same openings in all of them.
+pub fn opening_seed(seed: u64, index: u32, attempt: u32) -> u64 {
+    crate::zobrist::mix64(seed ^ (u64::from(index) << 20) ^ u64::from(attempt))
+}
+
+/// Opening `index` of a series seeded by `seed`: `plies` random legal moves
+/// from `start`, drawn with a generator seeded by [`opening_seed`], drawn
+/// again (up to 100 times, then with half the plies) while the moves end
+/// the game. Empty when `plies` is 0 or `start` is over.
+pub fn random_opening_moves<G: Game>(
+    start: &G,
+    plies: usize,
+    seed: u64,
+    index: u32,
+) -> Vec<G::Move> {
     use rand::{RngExt, SeedableRng};
-    if plies == 0 {
-        return start.clone();
-    }
     let mut moves = Vec::new();
-    for attempt in 0..100u64 {
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(crate::zobrist::mix64(
-            seed ^ (u64::from(index) << 20) ^ attempt,
-        ));
-        let mut state = start.clone();
-        for _ in 0..plies {
-            state.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
+    let mut played = Vec::with_capacity(plies);
+    let mut plies = plies;
+    while plies > 0 && !start.is_over() {
+        for attempt in 0..100 {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(opening_seed(seed, index, attempt));
+            let mut state = start.clone();
+            played.clear();
+            for _ in 0..plies {
+                state.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(..moves.len())];
+                state.play(mv);
+                played.push(mv);
             }
-            state.play(moves[rng.random_range(..moves.len())]);
+            if !state.is_over() {
+                return played;
+            }
         }
-        if !state.is_over() {
-            return state;
-        }
+        plies /= 2;
     }
-    random_opening(start, plies / 2, seed, index)
+    Vec::new()
 }
 
 /// Wins, draws and losses of one side over a series of games, with the
@@ -831,13 +859,41 @@ mod tests {
         assert_eq!(series.games.len(), 8);
         for game in &series.games {
             assert_eq!(game.moves.len(), game.plies);
-            let mut state = random_opening(&TicTacToe::new(), 2, 3, game.opening);
+            // What a user replaying a series does: the public openings.
+            let mut state = TicTacToe::new();
+            for mv in random_opening_moves(&state.clone(), 2, 3, game.opening) {
+                state.try_play(mv).unwrap();
+            }
             for &mv in &game.moves {
                 state.try_play(mv).unwrap();
             }
             assert!(state.is_over());
             assert_eq!(state.outcome(), game.outcome, "{game:?}");
         }
+    }
+
+    #[test]
+    fn random_openings_are_seeded_legal_and_never_finished() {
+        let start = TicTacToe::new();
+        let openings: Vec<Vec<u8>> = (0..16)
+            .map(|index| random_opening_moves(&start, 4, 11, index))
+            .collect();
+        for (index, moves) in (0..).zip(&openings) {
+            assert_eq!(moves.len(), 4);
+            assert_eq!(*moves, random_opening_moves(&start, 4, 11, index));
+            let mut state = start.clone();
+            for &mv in moves {
+                state.try_play(mv).unwrap();
+            }
+            assert!(!state.is_over());
+        }
+        assert!(openings.windows(2).any(|pair| pair[0] != pair[1]));
+        assert_ne!(openings[0], random_opening_moves(&start, 4, 12, 0));
+        // Nine plies always end tic-tac-toe or fill the board: the opening
+        // falls back to fewer plies rather than a finished game.
+        let long = random_opening_moves(&start, 9, 11, 0);
+        assert!(long.len() < 9 && !long.is_empty());
+        assert!(random_opening_moves(&start, 0, 11, 0).is_empty());
     }
 
     #[test]
