@@ -23,7 +23,8 @@ pub enum Tactic {
     /// searcher must play a move that keeps the forced win.
     Win,
     /// Some moves let the opponent force a win within the case's depth, but
-    /// not all; the searcher must avoid them.
+    /// not all, and one of the others is proved to hold to the end of the
+    /// game; the searcher must avoid the losing moves.
     Defend,
 }
 
@@ -51,7 +52,11 @@ pub struct TacticalCase<G: Game> {
 /// [`Tactic::Defend`] case is a position without such a win where the
 /// opponent would win within `depth` plies after some moves but not after
 /// others; the good moves are the others (with `depth = 2`: block the
-/// opponent's immediate win). Cases where every move is good are skipped.
+/// opponent's immediate win). A defence is kept only when one of its good
+/// moves is proved to hold to the end of the game (the opponent cannot
+/// force a win after it, by a bounded exhaustive search): a position lost
+/// whatever is played asks nothing of a searcher. Cases where every move
+/// is good are skipped.
 ///
 /// Returns up to `per_kind` cases for each combination of tactic and
 /// player to move, so both players are covered. Deterministic for a given
@@ -128,15 +133,70 @@ pub fn tactical_case<G: Game>(state: &G, depth: u32) -> Option<TacticalCase<G>> 
             bad_moves,
         });
     }
-    // No forced win within `depth`; defend if some moves lose within it.
+    // No forced win within `depth`; defend if some moves lose within it
+    // and one of the others is proved to hold to the end of the game. A
+    // position lost whatever is played is no test: a sound searcher that
+    // sees the whole loss may play any move.
     let (good_moves, bad_moves) = split(&|value| value > -1.0);
-    (!bad_moves.is_empty() && !good_moves.is_empty()).then(|| TacticalCase {
+    if bad_moves.is_empty() {
+        return None;
+    }
+    let mut nodes = DEFENCE_PROOF_NODES;
+    let opponent = state.to_move().opponent();
+    let holds = good_moves.iter().any(|&mv| {
+        let mut child = state.clone();
+        child.play(mv);
+        forces_win(&child, opponent, DEFENCE_PROOF_PLIES, &mut nodes) == Some(false)
+    });
+    holds.then(|| TacticalCase {
         state: state.clone(),
         tactic: Tactic::Defend,
         depth,
         good_moves,
         bad_moves,
     })
+}
+
+/// Positions the proof that a defence holds may visit, per candidate case.
+const DEFENCE_PROOF_NODES: u64 = 200_000;
+
+/// Plies the proof that a defence holds may look ahead; lines longer than
+/// this leave the case unproved (and so skipped).
+const DEFENCE_PROOF_PLIES: u32 = 64;
+
+/// Whether `winner` can force a win from `state` whatever the other side
+/// plays: `Some(true)` or `Some(false)` when proved, `None` when the proof
+/// needs more than `nodes` positions or lines longer than `plies`.
+/// Perspective comes from `to_move` at every node, so extra turns are
+/// handled.
+fn forces_win<G: Game>(state: &G, winner: Player, plies: u32, nodes: &mut u64) -> Option<bool> {
+    if let Some(outcome) = state.outcome() {
+        return Some(outcome.winner() == Some(winner));
+    }
+    if plies == 0 || *nodes == 0 {
+        return None;
+    }
+    *nodes -= 1;
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return Some(false);
+    }
+    // The winner needs one winning move; the defender needs one move that
+    // escapes. Either settles the node; an unproved child leaves it open
+    // unless another child settles it.
+    let settled_by = state.to_move() == winner;
+    let mut unproved = false;
+    for mv in moves {
+        let mut child = state.clone();
+        child.play(mv);
+        match forces_win(&child, winner, plies - 1, nodes) {
+            Some(result) if result == settled_by => return Some(settled_by),
+            Some(_) => {}
+            None => unproved = true,
+        }
+    }
+    (!unproved).then_some(!settled_by)
 }
 
 /// A searcher that failed a check.
@@ -847,6 +907,85 @@ mod tests {
         }
         check_tactics(&mut MinimaxSearcher::new(), &cases, &Limits::depth(1)).unwrap();
         check_tactics(&mut MinimaxSearcher::new(), &defend, &Limits::depth(2)).unwrap();
+    }
+
+    /// The depth-limited half of the classification alone: a defence
+    /// without the proof that a good move holds.
+    fn unproved_defence<G: Game>(state: &G, depth: u32) -> bool {
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        let values: Vec<f32> = moves
+            .iter()
+            .map(|&mv| child_value(state, mv, Some(depth), &OutcomeEvaluator))
+            .collect();
+        !values.contains(&1.0) && values.contains(&-1.0) && values.iter().any(|&v| v > -1.0)
+    }
+
+    #[test]
+    fn defences_lost_whatever_is_played_are_not_kept() {
+        // Along random tic-tac-toe games, some positions look defensible
+        // two plies deep (one move blocks) but lose whatever is played (the
+        // block walks into a fork). They must not become cases.
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let (mut lost_anyway, mut kept) = (0, 0);
+        let mut moves = Vec::new();
+        for _ in 0..300 {
+            let mut state = TicTacToe::new();
+            while !state.is_over() {
+                if unproved_defence(&state, 2) {
+                    let lost = minimax(&state, None, &OutcomeEvaluator) == -1.0;
+                    let case = tactical_case(&state, 2);
+                    if lost {
+                        lost_anyway += 1;
+                        assert!(case.is_none(), "{state:?} is lost but kept");
+                    } else {
+                        kept += 1;
+                        assert_eq!(case.map(|c| c.tactic), Some(Tactic::Defend), "{state:?}");
+                    }
+                }
+                state.legal_moves(&mut moves);
+                state.play(moves[rng.random_range(..moves.len())]);
+            }
+        }
+        assert!(
+            lost_anyway > 0 && kept > 0,
+            "{lost_anyway} lost, {kept} kept"
+        );
+    }
+
+    #[test]
+    fn a_whole_game_searcher_passes_every_defence() {
+        // Minimax to the end of the game sees every loss; in a position
+        // lost whatever is played it would play its first move, which a
+        // depth-limited defence may call bad. Only proved defences remain,
+        // so it passes them all. (Nim has no draws: a defence there holds
+        // only by a win deeper than the case looks, so its cases here are
+        // wins, with extra turns.)
+        let ttt = tactical_cases(&TicTacToe::new(), 2, 6, 12);
+        let nim = tactical_cases(&Nim::with_extra_turns(&[3, 2, 2]), 3, 6, 13);
+        assert_defences_hold("tic-tac-toe", &ttt);
+        check_tactics(&mut MinimaxSearcher::new(), &ttt, &Limits::default()).unwrap();
+        check_tactics(&mut MinimaxSearcher::new(), &nim, &Limits::default()).unwrap();
+    }
+
+    fn assert_defences_hold<G: Game>(name: &str, cases: &[TacticalCase<G>]) {
+        let defences = defences_of(cases);
+        assert!(!defences.is_empty(), "{name}: no defence found");
+        for case in &defences {
+            let holds = case
+                .good_moves
+                .iter()
+                .any(|&mv| child_value(&case.state, mv, None, &OutcomeEvaluator) > -1.0);
+            assert!(holds, "{name}: {:?} has no move that holds", case.state);
+        }
+    }
+
+    fn defences_of<G: Game>(cases: &[TacticalCase<G>]) -> Vec<TacticalCase<G>> {
+        cases
+            .iter()
+            .filter(|case| case.tactic == Tactic::Defend)
+            .cloned()
+            .collect()
     }
 
     #[test]
