@@ -174,6 +174,10 @@ fn adjudication_ends_games_and_the_records_say_why() {
             "tictactoe",
             "--games",
             "2",
+            // Two opening plies and one more: no line of three yet, so the
+            // cap ends both games whatever the opening.
+            "--opening-plies",
+            "2",
             "--max-plies",
             "1",
             "--quiet",
