@@ -72,6 +72,14 @@ impl SearcherKind {
         let max_nodes = settings.max_memory.map_or(4_000_000, |bytes| {
             (bytes / 2 / node_bytes).clamp(10_000, 16_000_000)
         });
+        // The PUCT and Gumbel trees get the same half (1 GiB without a
+        // limit, their default).
+        let tree_bytes = settings
+            .max_memory
+            .map_or(gumbel_az::DEFAULT_TREE_BYTES, |bytes| {
+                usize::try_from(bytes / 2)
+                    .map_or(usize::MAX, |half| half.max(gumbel_az::MIN_TREE_BYTES))
+            });
         let mcts = MctsConfig::default()
             .with_threads(threads)
             .with_seed(seed)
@@ -106,13 +114,16 @@ impl SearcherKind {
                     .with_gumbel_scale(0.0)
                     .with_max_considered_actions(8)
                     .with_default_simulations(4096)
+                    .with_max_tree_bytes(tree_bytes)
                     .with_seed(seed);
                 let searcher = GumbelAz::new(PatternPolicy::default(), config)
                     .unwrap_or_else(|error| panic!("valid settings: {error}"));
                 tactical(Box::new(searcher))
             }
             SearcherKind::Puct => {
-                let config = PuctConfig::default().with_seed(seed);
+                let config = PuctConfig::default()
+                    .with_max_tree_bytes(tree_bytes)
+                    .with_seed(seed);
                 let searcher = Puct::new(PatternPolicy::default(), config)
                     .unwrap_or_else(|error| panic!("valid settings: {error}"));
                 tactical(Box::new(searcher))
