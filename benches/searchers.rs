@@ -10,7 +10,7 @@ use bitboard_othello::{Board, CornerFirstPlayout, HeuristicPolicy, RandomPlayout
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use game_traits::{Game, Limits, Searcher};
 use gumbel_az::{GumbelAz, GumbelConfig, Puct, PuctConfig};
-use mcts_rave::{Mcts, MctsConfig, Rave};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge, Rave};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -59,21 +59,25 @@ fn searchers(c: &mut Criterion) {
     bench_searcher(
         c,
         "othello/mcts-uct/random-playouts",
-        Mcts::uct(mcts()).unwrap().with_playout(RandomPlayout),
+        Mcts::new(MctsKnowledge::uct().with_playout(RandomPlayout), mcts()).unwrap(),
     );
     bench_searcher(
         c,
         "othello/mcts-rave/random-playouts",
-        Mcts::rave(mcts(), Rave::new())
-            .unwrap()
-            .with_playout(RandomPlayout),
+        Mcts::new(
+            MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+            mcts(),
+        )
+        .unwrap(),
     );
     bench_searcher(
         c,
         "othello/mcts-uct/corner-first-playouts",
-        Mcts::uct(mcts())
-            .unwrap()
-            .with_playout(CornerFirstPlayout::default()),
+        Mcts::new(
+            MctsKnowledge::uct().with_playout(CornerFirstPlayout::default()),
+            mcts(),
+        )
+        .unwrap(),
     );
     bench_searcher(
         c,

@@ -1,8 +1,9 @@
 //! Your own evaluator in every searcher, in a few lines: a mobility and
-//! corners evaluation of Othello, plugged into the greedy player, minimax,
-//! MCTS (evaluator leaves), Gumbel AlphaZero and PUCT (with a uniform
-//! prior), each played against the same searcher with the crate's own
-//! `HeuristicEvaluator` at the same budget.
+//! corners evaluation of Othello, plugged into the greedy player,
+//! alpha-beta, MCTS (evaluator leaves), Gumbel AlphaZero and PUCT (with a
+//! uniform prior), each played against the same searcher with the crate's
+//! own `HeuristicEvaluator` at the same budget. Every searcher is built
+//! the same way, `new(knowledge, config)`.
 //!
 //! ```text
 //! cargo run --release --example custom_evaluator
@@ -13,12 +14,12 @@ use bitboard_othello::eval::CORNERS;
 use bitboard_othello::{Board, HeuristicEvaluator};
 use clap::Parser;
 use game_arena::stats::elo_estimate;
-use game_traits::testing::MinimaxSearcher;
 use game_traits::{
-    Evaluator, GreedySearcher, Limits, Searcher, SeriesOptions, Tally, UniformPrior, play_series,
+    Evaluator, GreedySearcher, Limits, SeriesOptions, Tally, UniformPrior, play_series,
 };
 use gumbel_az::{GumbelAz, GumbelConfig, Puct, PuctConfig};
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, MctsKnowledge};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 #[path = "common/cli.rs"]
 mod cli;
@@ -77,6 +78,8 @@ fn main() {
     println!(
         "searcher                          budget      yours vs ours    score (95% CI)          Elo (95% CI)"
     );
+    // Every searcher is built the same way: `new(knowledge, config)`, the
+    // knowledge holding the evaluator, the config seeded per game.
     let mcts = |seed| {
         MctsConfig::default()
             .with_seed(seed)
@@ -87,6 +90,7 @@ fn main() {
             .with_seed(seed)
             .with_gumbel_scale(0.0)
     };
+    let puct = |seed| PuctConfig::default().with_seed(seed);
     row(
         "greedy (one ply)",
         "-",
@@ -98,12 +102,15 @@ fn main() {
         ),
     );
     row(
-        "minimax",
+        "alpha-beta",
         "depth 3",
         play_series(
             &Board::start(),
-            |_| MinimaxSearcher::with_evaluator(MobilityCorners),
-            |_| MinimaxSearcher::with_evaluator(HeuristicEvaluator::default()),
+            |_| AlphaBeta::new(MobilityCorners, AlphaBetaConfig::default()).expect(VALID),
+            |_| {
+                AlphaBeta::new(HeuristicEvaluator::default(), AlphaBetaConfig::default())
+                    .expect(VALID)
+            },
             &options(Limits::depth(3)),
         ),
     );
@@ -112,8 +119,17 @@ fn main() {
         "2000 iters",
         play_series(
             &Board::start(),
-            |seed| mcts_with(mcts(seed), MobilityCorners),
-            |seed| mcts_with(mcts(seed), HeuristicEvaluator::default()),
+            |seed| {
+                Mcts::new(
+                    MctsKnowledge::uct().with_evaluator(MobilityCorners),
+                    mcts(seed),
+                )
+                .expect(VALID)
+            },
+            |seed| {
+                let knowledge = MctsKnowledge::uct().with_evaluator(HeuristicEvaluator::default());
+                Mcts::new(knowledge, mcts(seed)).expect(VALID)
+            },
             &options(Limits::iterations(2_000)),
         ),
     );
@@ -122,10 +138,10 @@ fn main() {
         "64 sims",
         play_series(
             &Board::start(),
-            |seed| GumbelAz::new(UniformPrior(MobilityCorners), gumbel(seed)).expect("valid"),
+            |seed| GumbelAz::new(UniformPrior(MobilityCorners), gumbel(seed)).expect(VALID),
             |seed| {
                 GumbelAz::new(UniformPrior(HeuristicEvaluator::default()), gumbel(seed))
-                    .expect("valid")
+                    .expect(VALID)
             },
             &options(Limits::iterations(64)),
         ),
@@ -135,31 +151,15 @@ fn main() {
         "200 sims",
         play_series(
             &Board::start(),
-            |seed| {
-                Puct::new(
-                    UniformPrior(MobilityCorners),
-                    PuctConfig::default().with_seed(seed),
-                )
-                .expect("valid")
-            },
-            |seed| {
-                Puct::new(
-                    UniformPrior(HeuristicEvaluator::default()),
-                    PuctConfig::default().with_seed(seed),
-                )
-                .expect("valid")
-            },
+            |seed| Puct::new(UniformPrior(MobilityCorners), puct(seed)).expect(VALID),
+            |seed| Puct::new(UniformPrior(HeuristicEvaluator::default()), puct(seed)).expect(VALID),
             &options(Limits::iterations(200)),
         ),
     );
 }
 
-/// UCT whose leaves are valued by `evaluator`.
-fn mcts_with<E: Evaluator<Board>>(config: MctsConfig, evaluator: E) -> impl Searcher<Board> {
-    Mcts::uct(config)
-        .expect("valid settings")
-        .with_evaluator(evaluator)
-}
+/// The settings above are all in range; `new` checks them all the same.
+const VALID: &str = "valid settings";
 
 fn row<M, E: std::fmt::Display>(
     name: &str,

@@ -11,13 +11,13 @@
 use std::time::Instant;
 
 use bitboard_othello::{Board, CornerFirstPlayout, HeuristicPolicy, Solver};
+use dou_shou_qi::{Jungle, JunglePlayout};
 use game_traits::{
     FinishedGames, Game, Handover, Limits, RandomSearcher, SeriesOptions, Tally, perft_with,
     play_series,
 };
 use gumbel_az::{GumbelAz, GumbelConfig};
-use jungle::{Jungle, JunglePlayout};
-use mcts_rave::{Mcts, MctsConfig, Rave};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge, Rave};
 
 /// The standard Othello perft table, depths 1 to 9.
 const OTHELLO_PERFT: [u64; 9] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];
@@ -38,7 +38,7 @@ fn othello_perft() {
     let start = Board::start();
     for (depth, &expected) in (1..).zip(OTHELLO_PERFT.iter()) {
         let clock = Instant::now();
-        let count = bitboard_othello::perft(&start, depth);
+        let count = bitboard_othello::perft_leaves(&start, depth);
         let verdict = if count == expected { "ok" } else { "MISMATCH" };
         println!(
             "  depth {depth}: {count:>9} ({verdict}) in {:.1} ms",
@@ -83,9 +83,11 @@ fn othello_match() -> Result<(), Box<dyn std::error::Error>> {
         let config = MctsConfig::default()
             .with_seed(seed)
             .with_exploration(Rave::OTHELLO_EXPLORATION);
-        let mcts = Mcts::rave(config, Rave::new())
-            .expect("valid settings")
-            .with_playout(CornerFirstPlayout::default());
+        let mcts = Mcts::new(
+            MctsKnowledge::rave(Rave::new()).with_playout(CornerFirstPlayout::default()),
+            config,
+        )
+        .expect("valid settings");
         Handover::new(mcts, Solver::new(), |board: &Board| {
             board.empty_count() <= 14
         })
@@ -119,9 +121,11 @@ fn othello_match() -> Result<(), Box<dyn std::error::Error>> {
 fn jungle_match() -> Result<(), Box<dyn std::error::Error>> {
     println!("\n== Jungle: the same MCTS code against a random player");
     let make_mcts = |seed| {
-        Mcts::uct(MctsConfig::default().with_seed(seed))
-            .expect("valid settings")
-            .with_playout(JunglePlayout::default())
+        Mcts::new(
+            MctsKnowledge::uct().with_playout(JunglePlayout::default()),
+            MctsConfig::default().with_seed(seed),
+        )
+        .expect("valid settings")
     };
     let options = SeriesOptions::new(2, 2, Limits::iterations(3_000))
         .with_seed(7)

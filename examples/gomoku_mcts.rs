@@ -4,7 +4,7 @@
 //! same searchers with uniformly random focused playouts, the one-ply
 //! pattern player and alpha-beta, in a round robin at the same number of
 //! playouts per move, on 15x15 freestyle; every searcher sees only the
-//! cells within two of a stone (`gomoku::Focused`).
+//! cells within two of a stone (`gomoku_renju::Focused`).
 //!
 //! ```text
 //! cargo run --release --example gomoku_mcts
@@ -80,7 +80,7 @@ fn main() {
     );
     let clock = std::time::Instant::now();
     let games = play(
-        &GameSetup::<gomoku::Focused>::new(),
+        &GameSetup::<gomoku_renju::Focused>::new(),
         &header,
         &[],
         args.threads.max(1),

@@ -18,12 +18,12 @@
 //! say how worlds are sampled and root moves valued.
 
 use clap::{Parser, ValueEnum};
+use dou_shou_qi::hidden::{HiddenInfoSet, HiddenRules, Referee};
+use dou_shou_qi::{Jungle, JungleEvaluator};
 use game_traits::hidden::{Informed, Omniscient, play_hidden_series};
 use game_traits::{Limits, RandomSearcher, SeriesOptions, SeriesResult};
-use jungle::hidden::{HiddenInfoSet, HiddenRules, Referee};
-use jungle::{Jungle, JungleEvaluator};
-use mcts_rave::{Mcts, MctsConfig};
-use pimc_alphabeta::{AlphaBeta, Naive, Pimc, PimcConfig, RootValues};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig, Naive, Pimc, PimcConfig, RootValues};
 
 #[path = "common/cli.rs"]
 mod cli;
@@ -78,13 +78,19 @@ type AlphaBetaJungle = AlphaBeta<Jungle, JungleEvaluator>;
 /// Alpha-beta with the near-exact root values PIMC averages best (see the
 /// crate docs of `pimc-alphabeta`).
 fn alpha_beta() -> AlphaBetaJungle {
-    AlphaBeta::new(JungleEvaluator::default()).with_root_values(RootValues::Near(0.1))
+    AlphaBeta::new(
+        JungleEvaluator::default(),
+        AlphaBetaConfig::default().with_root_values(RootValues::Near(0.1)),
+    )
+    .expect("valid settings")
 }
 
 fn pimc(worlds: usize, seed: u64) -> Pimc<HiddenInfoSet, AlphaBetaJungle> {
-    Pimc::new(|_| alpha_beta())
-        .with_config(PimcConfig::default().with_worlds(worlds).with_seed(seed))
-        .unwrap_or_else(|error| cli::usage_error::<Cli>(error))
+    Pimc::new(
+        |_| alpha_beta(),
+        PimcConfig::default().with_worlds(worlds).with_seed(seed),
+    )
+    .unwrap_or_else(|error| cli::usage_error::<Cli>(error))
 }
 
 fn print_row<M>(opponent: &str, series: &SeriesResult<M>, seconds: f64) {
@@ -163,11 +169,16 @@ fn main() {
                 me,
                 |seed| {
                     Informed(
-                        Pimc::new(|world_seed| {
-                            Mcts::uct(MctsConfig::default().with_seed(world_seed))
+                        Pimc::new(
+                            |world_seed| {
+                                Mcts::new(
+                                    MctsKnowledge::uct(),
+                                    MctsConfig::default().with_seed(world_seed),
+                                )
                                 .expect("default settings are valid")
-                        })
-                        .with_config(PimcConfig::default().with_worlds(worlds).with_seed(seed))
+                            },
+                            PimcConfig::default().with_worlds(worlds).with_seed(seed),
+                        )
                         .unwrap_or_else(|error| cli::usage_error::<Cli>(error)),
                     )
                 },

@@ -195,8 +195,8 @@ fn main() {
     let result = match args.game.as_str() {
         "tictactoe" => run::<TicTacToe>(&command),
         "othello" => run::<bitboard_othello::Board>(&command),
-        "gomoku" => run::<gomoku::Focused>(&command),
-        _ => run::<jungle::Jungle>(&command),
+        "gomoku" => run::<gomoku_renju::Focused>(&command),
+        _ => run::<dou_shou_qi::Jungle>(&command),
     };
     match result {
         Ok(best) => println!("best network: {}", best.display()),

@@ -4,11 +4,11 @@
 //! of the test kit is meant for them only.)
 
 use bitboard_othello::{Board, CornerFirstPlayout, HeuristicPolicy, PositionalEvaluator, Solver};
+use dou_shou_qi::{Jungle, JungleEvaluator, JunglePlayout};
 use game_traits::testing::{ContractOptions, check_limits_contract};
 use game_traits::{GreedySearcher, Handover, RandomSearcher, UniformPrior};
 use gumbel_az::{GumbelAz, GumbelConfig, Puct};
-use jungle::{Jungle, JungleEvaluator, JunglePlayout};
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, same_hash};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, MctsKnowledge, Rave, same_hash};
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 #[test]
@@ -19,10 +19,12 @@ fn every_searcher_keeps_the_contract_on_othello() {
     for count in [1, 2] {
         check_limits_contract(
             || {
-                Mcts::uct(threads(count))
-                    .unwrap()
-                    .with_playout(CornerFirstPlayout::default())
-                    .with_root_check(same_hash)
+                Mcts::new(
+                    MctsKnowledge::uct().with_playout(CornerFirstPlayout::default()),
+                    threads(count),
+                )
+                .unwrap()
+                .with_root_check(same_hash)
             },
             &start,
             &options,
@@ -31,9 +33,11 @@ fn every_searcher_keeps_the_contract_on_othello() {
     }
     check_limits_contract(
         || {
-            Mcts::rave(threads(1), Rave::new())
-                .unwrap()
-                .with_evaluator(PositionalEvaluator)
+            Mcts::new(
+                MctsKnowledge::rave(Rave::new()).with_evaluator(PositionalEvaluator),
+                threads(1).with_leaf(LeafEvaluation::Evaluator),
+            )
+            .unwrap()
         },
         &start,
         &options,
@@ -54,9 +58,11 @@ fn every_searcher_keeps_the_contract_on_othello() {
     for count in [1, 2] {
         check_limits_contract(
             || {
-                AlphaBeta::new(PositionalEvaluator)
-                    .with_config(AlphaBetaConfig::default().with_threads(count))
-                    .unwrap()
+                AlphaBeta::new(
+                    PositionalEvaluator,
+                    AlphaBetaConfig::default().with_threads(count),
+                )
+                .unwrap()
             },
             &start,
             &options,
@@ -74,7 +80,9 @@ fn every_searcher_keeps_the_contract_on_othello() {
     // the start position and on one where the solver takes over.
     let handover = || {
         Handover::new(
-            Mcts::uct(threads(1)).unwrap().with_root_check(same_hash),
+            Mcts::new(MctsKnowledge::uct(), threads(1))
+                .unwrap()
+                .with_root_check(same_hash),
             Solver::new(),
             |board: &Board| board.empty_count() <= 12,
         )
@@ -98,10 +106,12 @@ fn every_searcher_keeps_the_contract_on_jungle() {
         let config = MctsConfig::default().with_leaf(leaf).with_seed(4);
         check_limits_contract(
             || {
-                Mcts::rave(config.clone(), Rave::new())
-                    .unwrap()
-                    .with_playout(JunglePlayout::default())
-                    .with_root_check(same_hash)
+                Mcts::new(
+                    MctsKnowledge::rave(Rave::new()).with_playout(JunglePlayout::default()),
+                    config.clone(),
+                )
+                .unwrap()
+                .with_root_check(same_hash)
             },
             &start,
             &options,
@@ -119,9 +129,11 @@ fn every_searcher_keeps_the_contract_on_jungle() {
     for count in [1, 2] {
         check_limits_contract(
             || {
-                AlphaBeta::new(JungleEvaluator::default())
-                    .with_config(AlphaBetaConfig::default().with_threads(count))
-                    .unwrap()
+                AlphaBeta::new(
+                    JungleEvaluator::default(),
+                    AlphaBetaConfig::default().with_threads(count),
+                )
+                .unwrap()
             },
             &start,
             &options,

@@ -25,7 +25,7 @@ use game_traits::{
 };
 use mcts::tree_policy::UCTPolicy;
 use mcts::{CycleBehaviour, MCTS, MCTSManager, SearchHandle};
-use mcts_rave::{Mcts, MctsConfig, Uct};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge, Uct};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -261,9 +261,7 @@ pub fn ours(threads: usize, seed: u64) -> Mcts<Board, Uct, RandomPlayout> {
         .with_threads(threads)
         .with_seed(seed)
         .with_reuse_tree(false);
-    Mcts::uct(config)
-        .expect("valid settings")
-        .with_playout(RandomPlayout)
+    Mcts::new(MctsKnowledge::uct().with_playout(RandomPlayout), config).expect("valid settings")
 }
 
 /// A time budget per move.

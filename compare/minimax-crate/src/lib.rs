@@ -11,6 +11,7 @@ use game_traits::{
     StopReason,
 };
 use minimax::{IterativeOptions, IterativeSearch, Strategy, Winner};
+use pimc_alphabeta::AlphaBetaConfig;
 
 /// Othello for the `minimax` crate: our [`Board`] and [`Move`], our rules
 /// (a pass is a real move, so turns alternate as `minimax` assumes).
@@ -176,7 +177,7 @@ pub fn explored_nodes(stats: &str, depth: u8) -> u64 {
 /// `pimc-alphabeta`'s [`AlphaBeta`](pimc_alphabeta::AlphaBeta) with its
 /// defaults (one thread) to `depth`, from a fresh search.
 pub fn ours_to_depth(board: &Board, depth: u32) -> DepthRun {
-    ours_with_config_to_depth(board, depth, pimc_alphabeta::AlphaBetaConfig::default())
+    ours_with_config_to_depth(board, depth, AlphaBetaConfig::default())
 }
 
 /// `pimc-alphabeta`'s [`AlphaBeta`](pimc_alphabeta::AlphaBeta) with
@@ -185,13 +186,8 @@ pub fn ours_to_depth(board: &Board, depth: u32) -> DepthRun {
 /// # Panics
 ///
 /// If `config` is invalid.
-pub fn ours_with_config_to_depth(
-    board: &Board,
-    depth: u32,
-    config: pimc_alphabeta::AlphaBetaConfig,
-) -> DepthRun {
-    let mut search = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default())
-        .with_config(config)
+pub fn ours_with_config_to_depth(board: &Board, depth: u32, config: AlphaBetaConfig) -> DepthRun {
+    let mut search = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default(), config)
         .expect("a valid setup");
     let started = Instant::now();
     let report = search.search(board, &Limits::depth(depth));
@@ -368,11 +364,19 @@ mod tests {
         for board in [Board::start(), mid_game] {
             for depth in 1..=4 {
                 let bare = bare_to_depth(&board, depth);
-                let mut search = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default());
+                let mut search = pimc_alphabeta::AlphaBeta::new(
+                    HeuristicEvaluator::default(),
+                    AlphaBetaConfig::default(),
+                )
+                .expect("valid settings");
                 let report = search.search(&board, &Limits::depth(depth));
                 let mut child = board.clone();
                 child.play(bare.best.expect("a move"));
-                let mut after = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default());
+                let mut after = pimc_alphabeta::AlphaBeta::new(
+                    HeuristicEvaluator::default(),
+                    AlphaBetaConfig::default(),
+                )
+                .expect("valid settings");
                 let child_value = if depth == 1 {
                     HeuristicEvaluator::default().value(&child)
                 } else {

@@ -17,9 +17,6 @@
 //! engine's cost per node (a bare alpha-beta: move generation, play and
 //! evaluation only).
 
-#[path = "../../../crates/pimc-alphabeta/benches/positions.rs"]
-mod positions;
-
 use std::time::Duration;
 
 use bitboard_othello::Board;
@@ -182,7 +179,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let positions = positions::othello_eight();
+    let positions = othello_eight();
     println!(
         "Othello, 8 mid-game positions ({} to {} empty squares), bitboard-othello's Board and HeuristicEvaluator for both engines (scaled by 10,000 to i16 for minimax), one thread, fresh search per position",
         positions
@@ -246,7 +243,13 @@ fn main() {
     for setup in [MinimaxSetup::Default, MinimaxSetup::Tuned] {
         let series = play_series(
             &Board::start(),
-            |_| AlphaBeta::new(bitboard_othello::HeuristicEvaluator::default()),
+            |_| {
+                AlphaBeta::new(
+                    bitboard_othello::HeuristicEvaluator::default(),
+                    AlphaBetaConfig::default(),
+                )
+                .expect("valid settings")
+            },
             |_| MinimaxCrate::new(setup),
             &options,
         )
@@ -261,4 +264,10 @@ fn main() {
         );
     }
     println!("load average at the end: {}", load());
+}
+
+/// The eight Othello mid-games (34 to 38 empty squares) of every Othello
+/// speed figure in the workspace, pimc-alphabeta's benches among them.
+fn othello_eight() -> Vec<Board> {
+    game_traits::testing::random_midgames(&Board::start(), 8, 24, 2026)
 }

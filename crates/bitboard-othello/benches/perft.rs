@@ -1,7 +1,7 @@
 //! Perft from the start position (standard convention), specialised and
 //! through the generic `Game` implementation.
 
-use bitboard_othello::{Board, perft};
+use bitboard_othello::{Board, perft_leaves};
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
@@ -19,7 +19,7 @@ fn bench_perft(c: &mut Criterion) {
         group.throughput(Throughput::Elements(expected));
         group.bench_with_input(BenchmarkId::from_parameter(depth), &depth, |b, &depth| {
             b.iter(|| {
-                let count = perft(black_box(&Board::start()), depth);
+                let count = perft_leaves(black_box(&Board::start()), depth);
                 assert_eq!(count, expected);
                 count
             })

@@ -8,7 +8,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bitboard_othello::{Board, perft};
+use bitboard_othello::{Board, perft_leaves};
 
 fn main() -> ExitCode {
     let depth = match std::env::args().nth(1).map(|depth| depth.parse::<u32>()) {
@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         }
     };
     let started = Instant::now();
-    let count = perft(&Board::start(), depth);
+    let count = perft_leaves(&Board::start(), depth);
     let seconds = started.elapsed().as_secs_f64();
     println!(
         "perft({depth}) = {count}  {seconds:.3} s  {:.1} M leaves/s",

@@ -25,7 +25,7 @@ pub(crate) mod table;
 use std::time::Instant;
 
 use game_traits::{
-    Game, LimitKind, Limits, MoveInfo, SearchReport, SearchStats, Searcher, StopReason,
+    Game, LimitKind, Limits, MoveInfo, Range, SearchReport, SearchStats, Searcher, StopReason,
 };
 
 use crate::ConfigError;
@@ -226,18 +226,17 @@ impl Solver {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::OutOfRange`] if `bits` is outside
+    /// [`ConfigError::Range`] if `bits` is outside
     /// [`MIN_TABLE_BITS`](Solver::MIN_TABLE_BITS)`..=`[`MAX_TABLE_BITS`](Solver::MAX_TABLE_BITS),
     /// and [`ConfigError::OutOfMemory`] if the table cannot be allocated;
     /// the range is checked before anything is allocated.
     pub fn try_with_table_bits(bits: u32) -> Result<Solver, ConfigError> {
-        if !(Self::MIN_TABLE_BITS..=Self::MAX_TABLE_BITS).contains(&bits) {
-            return Err(ConfigError::OutOfRange {
-                name: "table bits",
-                value: f64::from(bits),
-                expected: "4 to 28",
-            });
-        }
+        Range::check_count(
+            "table_bits",
+            u64::from(bits),
+            u64::from(Self::MIN_TABLE_BITS),
+            u64::from(Self::MAX_TABLE_BITS),
+        )?;
         Ok(Solver {
             table: Table::new(bits)?,
             mode: SolveMode::Exact,

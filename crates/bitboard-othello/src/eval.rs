@@ -176,7 +176,7 @@ impl HeuristicEvaluator {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::OutOfRange`] naming the first weight that is NaN or
+    /// [`ConfigError::Range`] naming the first weight that is NaN or
     /// infinite (it would make values NaN).
     pub fn validate(&self) -> Result<(), ConfigError> {
         check_finite(&[
@@ -280,7 +280,7 @@ impl HeuristicPolicy {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::OutOfRange`] naming the first weight that is NaN or
+    /// [`ConfigError::Range`] naming the first weight that is NaN or
     /// infinite.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.evaluator.validate()?;

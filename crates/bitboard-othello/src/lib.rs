@@ -19,7 +19,7 @@ pub use dispatch::instruction_set;
 pub use endgame::{Solution, SolveMode, Solver, Wld, WldSolution, solve, solve_wld};
 pub use eval::{HeuristicEvaluator, HeuristicPolicy, PositionalEvaluator};
 pub use notation::{ObfError, ObfProblem, Transcript, TranscriptError};
-pub use perft::{divide, perft, perft_with};
+pub use perft::{divide, perft_leaves, perft_sequences, perft_with};
 pub use playout::{CornerFirstPlayout, RandomPlayout, random_playout};
 pub use square::{Move, ParseMoveError, Square};
 pub use symmetry::Symmetry;

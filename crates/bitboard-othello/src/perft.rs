@@ -11,18 +11,24 @@ use crate::{Board, Move, Square};
 /// ([`FinishedGames::CountOne`]). From the start position: 4, 12, 56, 244,
 /// 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800, ...
 ///
-/// Equal to `game_traits::perft_with(board, depth, FinishedGames::CountOne)`,
-/// but works on raw bitboards and counts the last ply by the popcount of
-/// the mobility mask.
+/// Equal to `game_traits::perft_leaves(board, depth)`, but works on raw
+/// bitboards and counts the last ply by the popcount of the mobility mask.
 #[must_use]
-pub fn perft(board: &Board, depth: u32) -> u64 {
+pub fn perft_leaves(board: &Board, depth: u32) -> u64 {
     perft_with(board, depth, FinishedGames::CountOne)
 }
 
+/// Perft with Edax's convention: move sequences of exactly `depth` plies,
+/// a finished game reached earlier counting 0
+/// ([`FinishedGames::CountZero`]). It first differs from
+/// [`perft_leaves`] at depth 10 from the start. Equal to
+/// `game_traits::perft_sequences(board, depth)`.
+#[must_use]
+pub fn perft_sequences(board: &Board, depth: u32) -> u64 {
+    perft_with(board, depth, FinishedGames::CountZero)
+}
+
 /// Perft with the given convention for finished games.
-/// [`FinishedGames::CountZero`] is Edax's convention (a finished game
-/// reached before the last ply counts 0); it first differs from the
-/// standard table at depth 10 from the start.
 #[must_use]
 pub fn perft_with(board: &Board, depth: u32, finished: FinishedGames) -> u64 {
     let finished_count = match finished {

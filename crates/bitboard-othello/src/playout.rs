@@ -1,7 +1,7 @@
 //! Playout policies: uniform random and corner-first, each with a fast
 //! `play_out` loop on the bitboards.
 
-use game_traits::{Game, Outcome, Player, Playout};
+use game_traits::{Game, Outcome, Player, Playout, Range};
 use rand::{Rng, RngExt};
 
 use crate::eval::{CORNERS, X_SQUARES};
@@ -197,18 +197,11 @@ impl CornerFirstPlayout {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::OutOfRange`] unless `corner_probability` is in
+    /// [`ConfigError::Range`] unless `corner_probability` is in
     /// `[0, 1]` (NaN is refused).
     pub fn try_new(corner_probability: f64) -> Result<Self, ConfigError> {
-        if (0.0..=1.0).contains(&corner_probability) {
-            Ok(CornerFirstPlayout { corner_probability })
-        } else {
-            Err(ConfigError::OutOfRange {
-                name: "corner_probability",
-                value: corner_probability,
-                expected: "a probability in [0, 1]",
-            })
-        }
+        Range::PROBABILITY.check("corner_probability", corner_probability)?;
+        Ok(CornerFirstPlayout { corner_probability })
     }
 
     /// The probability of taking an available corner.

@@ -5,7 +5,7 @@
 //! Deep counts are behind `#[ignore]`; run them with
 //! `cargo test -p bitboard-othello --release -- --ignored`.
 
-use bitboard_othello::{Board, divide, perft, perft_with};
+use bitboard_othello::{Board, divide, perft_leaves, perft_with};
 use game_traits::FinishedGames;
 
 struct Row {
@@ -38,7 +38,7 @@ fn check_rows(limit: u64) {
     assert_eq!(rows.len(), 36);
     for row in rows.iter().filter(|row| row.count <= limit) {
         assert_eq!(
-            perft(&row.board, row.depth),
+            perft_leaves(&row.board, row.depth),
             row.count,
             "{} depth {}",
             row.board,
@@ -59,7 +59,7 @@ fn check_rows(limit: u64) {
 #[test]
 fn perft_matches_the_table_through_depth_9_from_the_start() {
     check_rows(3_005_288);
-    assert_eq!(perft(&Board::start(), 9), 3_005_288);
+    assert_eq!(perft_leaves(&Board::start(), 9), 3_005_288);
 }
 
 /// Depth 10 and 11 from the start (both conventions): a few seconds in
@@ -83,7 +83,7 @@ fn generic_perft_agrees() {
             row.depth
         );
         if let Some(edax) = row.edax {
-            assert_eq!(game_traits::perft(&row.board, row.depth), edax);
+            assert_eq!(game_traits::perft_sequences(&row.board, row.depth), edax);
         }
     }
 }

@@ -5,12 +5,14 @@ use bitboard_othello::{
     Board, CornerFirstPlayout, HeuristicEvaluator, HeuristicPolicy, MAX_PLIES, Move, RandomPlayout,
     Transcript,
 };
+use dou_shou_qi::{Jungle, JungleEvaluator, JunglePlayout};
 use game_traits::testing::{Nim, NimMove, TicTacToe, TicTacToeHeuristic};
-use game_traits::{Outcome, OutcomeEvaluator, Player, PositionHash, UniformPlayout, UniformPrior};
-use gomoku::{
+use game_traits::{
+    Game, Outcome, OutcomeEvaluator, Player, PositionHash, UniformPlayout, UniformPrior,
+};
+use gomoku_renju::{
     Focused, FocusedPlayout, Gomoku, GomokuGame, PatternEvaluator, PatternPolicy, ThreatPlayout,
 };
-use jungle::{Jungle, JungleEvaluator, JunglePlayout};
 
 use crate::registry::{
     BoxedSearcher, GOMOKU_ADJUDICATION_NODES, GameFile, GameInfo, GameSetup, InputError,
@@ -272,11 +274,11 @@ impl RegistryGame for Jungle {
         600
     }
 
-    fn parse_move(&self, text: &str) -> Result<jungle::Move, InputError> {
+    fn parse_move(&self, text: &str) -> Result<dou_shou_qi::Move, InputError> {
         text.parse().map_err(|error| bad_move(text, error))
     }
 
-    fn move_text(mv: jungle::Move) -> String {
+    fn move_text(mv: dou_shou_qi::Move) -> String {
         mv.to_string()
     }
 
@@ -288,12 +290,12 @@ impl RegistryGame for Jungle {
         self.to_string()
     }
 
-    fn draw(&self, last: Option<jungle::Move>) -> String {
+    fn draw(&self, last: Option<dou_shou_qi::Move>) -> String {
         let mut out = String::from("   a  b  c  d  e  f  g\n");
         for row in (0..9u8).rev() {
             out.push_str(&format!("{} ", row + 1));
             for col in 0..7u8 {
-                let square = jungle::Square::from_coords(col, row).expect("on the board");
+                let square = dou_shou_qi::Square::from_coords(col, row).expect("on the board");
                 let content = match self.piece_at(square) {
                     Some(piece) => piece.letter(),
                     None if square.is_water() => '~',
@@ -318,7 +320,7 @@ impl RegistryGame for Jungle {
         out
     }
 
-    fn record(start: &Jungle, moves: &[jungle::Move]) -> String {
+    fn record(start: &Jungle, moves: &[dou_shou_qi::Move]) -> String {
         let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
         format!("{start}\n{}", moves.join(" "))
     }
@@ -499,7 +501,7 @@ impl RegistryGame for Nim {
 /// protocol's coordinates counted from 1, time 0: not recorded), the two
 /// players' names, then `-1`. Only games from the empty board: the
 /// format has no other start.
-fn psq_game(start: &Gomoku, moves: &[gomoku::Move], info: &GameInfo<'_>) -> Option<GameFile> {
+fn psq_game(start: &Gomoku, moves: &[gomoku_renju::Move], info: &GameInfo<'_>) -> Option<GameFile> {
     if start.stone_count() > 0 {
         return None;
     }
@@ -524,14 +526,15 @@ fn psq_game(start: &Gomoku, moves: &[gomoku::Move], info: &GameInfo<'_>) -> Opti
 /// continuous fours (VCF) found within the node budget: a forced win,
 /// whatever the defender answers.
 fn adjudicate_gomoku(game: &Gomoku) -> Option<Verdict> {
-    if game.result().is_some() {
+    if game.outcome().is_some() {
         return None;
     }
     let limits = game_traits::Limits::nodes(GOMOKU_ADJUDICATION_NODES);
-    let gomoku::Solution::Win(line) = gomoku::ThreatSolver::new().vcf(game, &limits) else {
+    let gomoku_renju::Solution::Win(line) = gomoku_renju::ThreatSolver::new().vcf(game, &limits)
+    else {
         return None;
     };
-    let mover = game.side();
+    let mover = game.to_move();
     let line: Vec<String> = line.iter().map(ToString::to_string).collect();
     Some(Verdict {
         outcome: Outcome::Win(mover),
@@ -598,11 +601,11 @@ macro_rules! gomoku_registry_game {
                 15 * 15 + 1
             }
 
-            fn parse_move(&self, text: &str) -> Result<gomoku::Move, InputError> {
+            fn parse_move(&self, text: &str) -> Result<gomoku_renju::Move, InputError> {
                 text.parse().map_err(|error| bad_move(text, error))
             }
 
-            fn move_text(mv: gomoku::Move) -> String {
+            fn move_text(mv: gomoku_renju::Move) -> String {
                 mv.to_string()
             }
 
@@ -622,7 +625,7 @@ macro_rules! gomoku_registry_game {
                 parse_gomoku_opening(line)
             }
 
-            fn draw(&self, last: Option<gomoku::Move>) -> String {
+            fn draw(&self, last: Option<gomoku_renju::Move>) -> String {
                 draw_gomoku(self.as_ref(), last)
             }
 
@@ -632,13 +635,13 @@ macro_rules! gomoku_registry_game {
 
             fn game_file(
                 start: &Self,
-                moves: &[gomoku::Move],
+                moves: &[gomoku_renju::Move],
                 info: &GameInfo<'_>,
             ) -> Option<GameFile> {
                 psq_game(start.as_ref(), moves, info)
             }
 
-            fn record(start: &Self, moves: &[gomoku::Move]) -> String {
+            fn record(start: &Self, moves: &[gomoku_renju::Move]) -> String {
                 let moves: Vec<String> = moves.iter().map(ToString::to_string).collect();
                 format!("{start}\n{}", moves.join(" "))
             }
@@ -660,7 +663,7 @@ gomoku_registry_game!(
 );
 
 /// The board of a Gomoku position for people.
-fn draw_gomoku(game: &Gomoku, last: Option<gomoku::Move>) -> String {
+fn draw_gomoku(game: &Gomoku, last: Option<gomoku_renju::Move>) -> String {
     let size = game.size();
     let columns: String = (0..size)
         .map(|x| format!(" {} ", char::from(b'a' + x as u8)))
@@ -669,7 +672,7 @@ fn draw_gomoku(game: &Gomoku, last: Option<gomoku::Move>) -> String {
     for y in (0..size).rev() {
         out.push_str(&format!("{:>2} ", y + 1));
         for x in 0..size {
-            let mv = gomoku::Move::new(x as u8, y as u8);
+            let mv = gomoku_renju::Move::new(x as u8, y as u8);
             let content = match game.stone(mv) {
                 Some(Player::First) => 'X',
                 Some(Player::Second) => 'O',
@@ -687,7 +690,7 @@ fn draw_gomoku(game: &Gomoku, last: Option<gomoku::Move>) -> String {
 }
 
 /// [`RegistryGame::parse_opening`] of both Gomoku games.
-fn parse_gomoku_opening<G: RegistryGame<Move = gomoku::Move> + GomokuGame>(
+fn parse_gomoku_opening<G: RegistryGame<Move = gomoku_renju::Move> + GomokuGame>(
     line: &str,
 ) -> Result<Opening<G>, InputError> {
     let line = line.trim();
@@ -702,7 +705,10 @@ fn parse_gomoku_opening<G: RegistryGame<Move = gomoku::Move> + GomokuGame>(
 
 /// The moves of a Gomocup opening line: pairs of `x,y` offsets from the
 /// centre, each legal after the ones before it.
-fn gomocup_offsets<G: GomokuGame>(start: &G, line: &str) -> Result<Vec<gomoku::Move>, InputError> {
+fn gomocup_offsets<G: GomokuGame>(
+    start: &G,
+    line: &str,
+) -> Result<Vec<gomoku_renju::Move>, InputError> {
     let numbers = line
         .split(',')
         .map(|word| word.trim().parse::<i64>())
@@ -723,7 +729,7 @@ fn gomocup_offsets<G: GomokuGame>(start: &G, line: &str) -> Result<Vec<gomoku::M
         let cell = u32::try_from(x)
             .ok()
             .zip(u32::try_from(y).ok())
-            .and_then(|(x, y)| gomoku::Move::from_protocol(x, y, size));
+            .and_then(|(x, y)| gomoku_renju::Move::from_protocol(x, y, size));
         let Some(mv) = cell.filter(|&mv| state.is_legal(mv)) else {
             return Err(bad_opening(
                 line,
@@ -745,7 +751,6 @@ fn gomocup_offsets<G: GomokuGame>(start: &G, line: &str) -> Result<Vec<gomoku::M
 mod tests {
     use super::*;
     use crate::registry::parse_legal_move;
-    use game_traits::Game;
 
     #[test]
     fn moves_and_positions_round_trip() {
@@ -786,7 +791,7 @@ mod tests {
         assert!(drawing.starts_with("   a  b"), "{drawing}");
         assert_eq!(Board::record(&Board::start(), &[f5]), "f5");
         let mut jungle = Jungle::new();
-        let step: jungle::Move = "a3a4".parse().unwrap();
+        let step: dou_shou_qi::Move = "a3a4".parse().unwrap();
         jungle.play(step);
         assert!(jungle.draw(Some(step)).contains("[E]"));
         let record = Jungle::record(&Jungle::new(), &[step]);
@@ -841,7 +846,7 @@ mod tests {
 
     #[test]
     fn gomoku_openings_read_centre_offsets_and_moves() {
-        let expected: Vec<gomoku::Move> = ["h8", "i9", "g6"]
+        let expected: Vec<gomoku_renju::Move> = ["h8", "i9", "g6"]
             .iter()
             .map(|text| text.parse().unwrap())
             .collect();

@@ -54,7 +54,7 @@ use std::time::Instant;
 
 use bitboard_othello::{Board, Move, Solver};
 use game_traits::{Game, Handover, LimitKind, Player, Searcher};
-use gomoku::protocol::LineProblem;
+use gomoku_renju::protocol::LineProblem;
 
 use crate::registry::{BoxedSearcher, RegistryError, SearcherSpec, build_searcher};
 
@@ -96,14 +96,14 @@ pub enum NboardError {
 /// cut there and the rest of it, up to the newline, skipped, so a line
 /// that never ends cannot fill the memory. The longest real command, `set
 /// game` with a whole game, takes a few kilobytes.
-pub const MAX_LINE_BYTES: usize = gomoku::protocol::MAX_LINE_BYTES;
+pub const MAX_LINE_BYTES: usize = gomoku_renju::protocol::MAX_LINE_BYTES;
 
 /// Reads one line of `input` as bytes, whatever they are (the Gomocup
 /// brain's reader: the same cap and the same problems): the line without
 /// its `\n` or `\r\n`, and the error that keeps it from being a command.
 /// `Ok(None)` at the end of the input.
 fn read_input_line(input: &mut impl BufRead) -> io::Result<Option<(String, Option<NboardError>)>> {
-    Ok(gomoku::protocol::read_input_line(input)?.map(|line| {
+    Ok(gomoku_renju::protocol::read_input_line(input)?.map(|line| {
         let problem = line.problem.map(|problem| match problem {
             LineProblem::TooLong => NboardError::LineTooLong,
             _ => NboardError::NotUtf8,

@@ -54,8 +54,8 @@
 //! 2. Add the type to the `games!` list at the end of this module; it
 //!    generates [`GAMES`] and the dispatch in [`visit_game`].
 //!
-//! Gomoku, for instance, is registered twice: `gomoku::Focused` (named
-//! `gomoku`, moves near the stones) and `gomoku::Gomoku` (named
+//! Gomoku, for instance, is registered twice: `gomoku_renju::Focused` (named
+//! `gomoku`, moves near the stones) and `gomoku_renju::Gomoku` (named
 //! `gomoku-full`, every empty cell, to referee external brains), in
 //! `games!(Board, Jungle, Focused, Gomoku, TicTacToe, Nim)`.
 
@@ -66,15 +66,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bitboard_othello::{Board, SolveMode, Solver};
+use dou_shou_qi::Jungle;
 use game_traits::testing::{MinimaxSearcher, Nim, TicTacToe};
 use game_traits::{
     ActionSpace, Evaluator, Game, GreedySearcher, LimitKind, Limits, Outcome, PlaneEncoding,
     Playout, PolicyEvaluator, RandomSearcher, Searcher, UniformPrior,
 };
-use gomoku::{Focused, Gomoku};
+use gomoku_renju::{Focused, Gomoku};
 use gumbel_az::{CompletedQ, FirstPlay, GumbelAz, GumbelConfig, Puct, PuctConfig};
-use jungle::Jungle;
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Parallelism, Rave, TreePolicy, Uct};
+use mcts_rave::{
+    LeafEvaluation, Mcts, MctsConfig, MctsKnowledge, Parallelism, Rave, TreePolicy, Uct,
+};
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 /// A searcher behind a box, as tournaments mix them.
@@ -1529,13 +1531,11 @@ fn alpha_beta<G: RegistryGame, E: Evaluator<G> + 'static>(
     evaluator: E,
     config: AlphaBetaConfig,
 ) -> Result<BoxedSearcher<G>, RegistryError> {
-    let mut searcher = AlphaBeta::without_hash(evaluator);
+    let mut searcher =
+        AlphaBeta::without_hash(evaluator, config).map_err(|e| spec.config_error(e))?;
     if let Some(hash) = G::HASH {
         searcher = searcher.with_hash(hash);
     }
-    let searcher = searcher
-        .with_config(config)
-        .map_err(|e| spec.config_error(e))?;
     Ok(Box::new(searcher))
 }
 
@@ -1567,11 +1567,18 @@ fn mcts<G: RegistryGame, T: TreePolicy<G> + 'static, E: Evaluator<G> + Clone + '
             depth: u32::try_from(depth).unwrap_or(u32::MAX),
         });
     }
-    let search = Mcts::with_parts(config, policy, G::random_playout(), evaluator)
-        .map_err(|e| spec.config_error(e))?;
+    let knowledge = MctsKnowledge::uct()
+        .with_policy(policy)
+        .with_evaluator(evaluator);
     Ok(match spec.choice("playout") {
-        Some("heuristic") => Box::new(search.with_playout(G::heuristic_playout())),
-        _ => Box::new(search),
+        Some("heuristic") => Box::new(
+            Mcts::new(knowledge.with_playout(G::heuristic_playout()), config)
+                .map_err(|e| spec.config_error(e))?,
+        ),
+        _ => Box::new(
+            Mcts::new(knowledge.with_playout(G::random_playout()), config)
+                .map_err(|e| spec.config_error(e))?,
+        ),
     })
 }
 

@@ -20,6 +20,18 @@ use crate::{Batch, Game, Outcome, Player};
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The value of `state` for the player to move there.
     fn value(&self, state: &G) -> f32;
+
+    /// Fills in the value of every entry of `batch` (its logits are left
+    /// alone). The default calls [`value`](Evaluator::value) on each entry
+    /// in turn; an evaluator that is cheaper per position on many at once
+    /// overrides it, and the searchers that collect leaves in batches get
+    /// the speed. Each entry's value must be the one `value` gives it
+    /// alone.
+    fn value_many(&self, batch: &mut Batch<G>) {
+        for entry in batch.entries_mut() {
+            *entry.value = self.value(entry.state);
+        }
+    }
 }
 
 /// An evaluation that also rates each legal move, as an AlphaZero-style
@@ -62,7 +74,7 @@ pub trait PolicyEvaluator<G: Game>: Send + Sync {
 /// owns the random generator and passes it in. `rand` is re-exported as
 /// [`game_traits::rand`](crate::rand), and `random_range` comes from its
 /// `RngExt` trait. The playout then goes into any searcher that plays out,
-/// here MCTS (`Mcts::uct(config)?.with_playout(WinFirst)` in `mcts-rave`):
+/// here MCTS (`Mcts::new(MctsKnowledge::uct().with_playout(WinFirst), config)?` in `mcts-rave`):
 ///
 /// ```
 /// use game_traits::rand::{Rng, RngExt, SeedableRng};
@@ -141,17 +153,29 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
     fn value(&self, state: &G) -> f32 {
         (**self).value(state)
     }
+
+    fn value_many(&self, batch: &mut Batch<G>) {
+        (**self).value_many(batch);
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
     fn value(&self, state: &G) -> f32 {
         (**self).value(state)
     }
+
+    fn value_many(&self, batch: &mut Batch<G>) {
+        (**self).value_many(batch);
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Arc<E> {
     fn value(&self, state: &G) -> f32 {
         (**self).value(state)
+    }
+
+    fn value_many(&self, batch: &mut Batch<G>) {
+        (**self).value_many(batch);
     }
 }
 

@@ -10,6 +10,7 @@ pub mod hidden;
 mod perft;
 mod play;
 mod player;
+mod range;
 mod search;
 pub mod zobrist;
 
@@ -25,13 +26,14 @@ pub use eval::{
     UniformPrior, contain_logits, contain_value, run_playout,
 };
 pub use game::{Game, IllegalMove};
-pub use perft::{FinishedGames, divide, perft, perft_with};
+pub use perft::{FinishedGames, divide, perft_leaves, perft_sequences, perft_with};
 pub use play::{
     EloEstimate, MatchError, MatchOptions, MatchRecord, SeriesGame, SeriesOptions, SeriesResult,
     Tally, elo_from_score, format_elo, opening_seed, parallel_map, play_match, play_match_into,
     play_match_judged, play_match_with, play_series, random_opening_moves, score_from_elo,
 };
 pub use player::{Outcome, Player};
+pub use range::{Range, RangeError};
 pub use search::{
     Budget, Handover, LimitKind, Limits, MoveInfo, SearchReport, SearchStats, Searcher, StopReason,
 };

@@ -17,13 +17,21 @@ pub enum FinishedGames {
     CountOne,
 }
 
-/// The number of move sequences of exactly `depth` plies from `state`
-/// (`perft(state, 0) == 1`; finished games reached earlier count 0).
+/// Perft as chess counts it: the number of move sequences of exactly
+/// `depth` plies from `state` (`perft_sequences(state, 0) == 1`; a game
+/// that ends earlier counts 0, [`FinishedGames::CountZero`]).
 ///
 /// The last ply is counted by the length of the move list, without playing
-/// the moves. See [`perft_with`] for the other convention.
-pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
+/// the moves. [`perft_leaves`] is the other convention.
+pub fn perft_sequences<G: Game>(state: &G, depth: u32) -> u64 {
     perft_with(state, depth, FinishedGames::CountZero)
+}
+
+/// Perft as the standard Othello table counts it: the number of leaves of
+/// the game tree cut at `depth` plies, where a game that ends earlier is a
+/// leaf of its own and counts 1 ([`FinishedGames::CountOne`]).
+pub fn perft_leaves<G: Game>(state: &G, depth: u32) -> u64 {
+    perft_with(state, depth, FinishedGames::CountOne)
 }
 
 /// Perft with the given convention for games that end before the last ply.
@@ -94,17 +102,14 @@ mod tests {
         let expected = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
         for (depth, &count) in expected.iter().enumerate() {
             assert_eq!(
-                perft(&TicTacToe::new(), depth as u32),
+                perft_sequences(&TicTacToe::new(), depth as u32),
                 count,
                 "depth {depth}"
             );
         }
-        assert_eq!(perft(&TicTacToe::new(), 10), 0);
+        assert_eq!(perft_sequences(&TicTacToe::new(), 10), 0);
         // Every finished game counted once at depth 9: the number of games.
-        assert_eq!(
-            perft_with(&TicTacToe::new(), 9, FinishedGames::CountOne),
-            255_168
-        );
+        assert_eq!(perft_leaves(&TicTacToe::new(), 9), 255_168);
     }
 
     #[test]

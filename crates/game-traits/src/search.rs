@@ -440,50 +440,13 @@ impl Budget<'_> {
             .map(|time| time.saturating_sub(self.started.elapsed()))
     }
 
-    /// Whether the time limit has run out or a stop was requested. Reads the
-    /// clock: call it every so many nodes, not at every node, in fast loops.
-    #[inline]
-    pub fn time_up(&self) -> bool {
-        self.limits.stop_requested()
-            || self
-                .limits
-                .time
-                .is_some_and(|time| self.started.elapsed() >= time)
-    }
-
-    /// Whether the stop flag or the clock ends the search now: the stop
-    /// flag first, then the time limit. Reads the clock; threads that
-    /// count their own iterations and nodes ask this and apply the counts
-    /// themselves.
-    #[inline]
-    pub fn interrupted(&self) -> Option<StopReason> {
-        if self.limits.stop_requested() {
-            Some(StopReason::Stopped)
-        } else if self
-            .limits
-            .time
-            .is_some_and(|time| self.started.elapsed() >= time)
-        {
-            Some(StopReason::Time)
-        } else {
-            None
-        }
-    }
-
-    /// Whether a search that has done `iterations` iterations and visited
-    /// `nodes` nodes must stop now (any limit but depth, which the search
-    /// itself applies).
-    #[inline]
-    pub fn exhausted(&self, iterations: u64, nodes: u64) -> bool {
-        self.limits.iterations.is_some_and(|max| iterations >= max)
-            || self.limits.nodes.is_some_and(|max| nodes >= max)
-            || self.time_up()
-    }
-
-    /// Which limit, if any, stops a search that has done `iterations`
-    /// iterations and counted `nodes` nodes: the stop flag first, then
-    /// iterations, nodes and time (depth is the search's own business).
-    /// Reads the clock.
+    /// The one stop question: which limit, if any, stops a search that
+    /// has done `iterations` iterations and counted `nodes` nodes. The
+    /// stop flag first, then iterations, nodes and time (depth is the
+    /// search's own business). It reads the clock, so fast loops ask it
+    /// every so many nodes, not at every node; a search whose threads
+    /// apply the counts themselves passes zeros and hears only of the flag
+    /// and the clock (and of a limit of zero).
     #[inline]
     pub fn stop_reason(&self, iterations: u64, nodes: u64) -> Option<StopReason> {
         if self.limits.stop_requested() {
@@ -492,8 +455,14 @@ impl Budget<'_> {
             Some(StopReason::Iterations)
         } else if self.limits.nodes.is_some_and(|max| nodes >= max) {
             Some(StopReason::Nodes)
+        } else if self
+            .limits
+            .time
+            .is_some_and(|time| self.started.elapsed() >= time)
+        {
+            Some(StopReason::Time)
         } else {
-            self.interrupted()
+            None
         }
     }
 }
@@ -751,10 +720,11 @@ mod tests {
     fn budget_stops_at_the_first_limit() {
         let limits = Limits::iterations(10).with_nodes(100);
         let budget = limits.start();
-        assert!(!budget.exhausted(9, 99));
-        assert!(budget.exhausted(10, 0));
-        assert!(budget.exhausted(0, 100));
-        assert!(!Limits::none().start().exhausted(u64::MAX, u64::MAX));
+        assert_eq!(budget.stop_reason(9, 99), None);
+        assert_eq!(budget.stop_reason(10, 0), Some(StopReason::Iterations));
+        assert_eq!(budget.stop_reason(0, 100), Some(StopReason::Nodes));
+        assert_eq!(budget.stop_reason(10, 100), Some(StopReason::Iterations));
+        assert_eq!(Limits::none().start().stop_reason(u64::MAX, u64::MAX), None);
         assert!(Limits::none().is_unbounded());
         assert!(!Limits::depth(3).is_unbounded());
     }
@@ -762,13 +732,16 @@ mod tests {
     #[test]
     fn budget_honours_time_and_stop_flag() {
         let limits = Limits::time(Duration::ZERO);
-        assert!(limits.start().time_up());
+        assert_eq!(limits.start().stop_reason(0, 0), Some(StopReason::Time));
+        let limits = Limits::time(Duration::from_secs(3_600));
+        assert_eq!(limits.start().stop_reason(u64::MAX, u64::MAX), None);
         let stop = Arc::new(AtomicBool::new(false));
         let limits = Limits::iterations(1_000).with_stop(stop.clone());
         let budget = limits.start();
-        assert!(!budget.time_up());
+        assert_eq!(budget.stop_reason(0, 0), None);
         stop.store(true, Ordering::Relaxed);
-        assert!(budget.time_up());
-        assert!(budget.exhausted(0, 0));
+        assert_eq!(budget.stop_reason(0, 0), Some(StopReason::Stopped));
+        // The flag wins over every other limit.
+        assert_eq!(budget.stop_reason(1_000, 0), Some(StopReason::Stopped));
     }
 }

@@ -1,98 +1,49 @@
 //! Errors: refused configurations and refused root noise.
 
+use game_traits::{Range, RangeError};
+
 /// A configuration parameter outside its allowed range.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
-    /// A numeric parameter is not finite or outside its range.
-    #[error("{name} = {value} is invalid: expected {expected}")]
-    OutOfRange {
-        /// The parameter, as named in the configuration struct.
-        name: &'static str,
-        /// The value given.
-        value: f64,
-        /// What the parameter accepts.
-        expected: &'static str,
-    },
-    /// `max_considered_actions` is zero: the root must consider at least one
-    /// action.
-    #[error("max_considered_actions must be at least 1")]
-    NoConsideredActions,
+    /// A numeric parameter outside its range.
+    #[error(transparent)]
+    Range(#[from] RangeError),
 }
 
-impl ConfigError {
-    /// Checks that `value` is finite and at least `min` (or greater than
-    /// `min` when `strict`).
-    pub(crate) fn check(
-        name: &'static str,
-        value: f64,
-        min: f64,
-        strict: bool,
-        expected: &'static str,
-    ) -> Result<(), ConfigError> {
-        let fine = value.is_finite() && if strict { value > min } else { value >= min };
-        if fine {
-            Ok(())
-        } else {
-            Err(ConfigError::OutOfRange {
-                name,
-                value,
-                expected,
-            })
-        }
-    }
+/// Checks a default simulation budget: at least 1, at most
+/// [`MAX_DEFAULT_SIMULATIONS`](crate::MAX_DEFAULT_SIMULATIONS), so that
+/// a search without limits always ends soon.
+pub(crate) fn check_simulations(value: u64) -> Result<(), RangeError> {
+    Range::check_count(
+        "default_simulations",
+        value,
+        1,
+        crate::MAX_DEFAULT_SIMULATIONS,
+    )
 }
 
-impl ConfigError {
-    /// Checks a default simulation budget: at least 1, at most
-    /// [`MAX_DEFAULT_SIMULATIONS`](crate::MAX_DEFAULT_SIMULATIONS), so that
-    /// a search without limits always ends soon.
-    pub(crate) fn check_simulations(value: u64) -> Result<(), ConfigError> {
-        if (1..=crate::MAX_DEFAULT_SIMULATIONS).contains(&value) {
-            Ok(())
-        } else {
-            Err(ConfigError::OutOfRange {
-                name: "default_simulations",
-                value: value as f64,
-                expected: "1 to 16,777,216",
-            })
-        }
-    }
+/// Checks a batch size (1 to [`MAX_BATCH_SIZE`](crate::MAX_BATCH_SIZE))
+/// and a virtual loss (at most [`MAX_VIRTUAL_LOSS`](crate::MAX_VIRTUAL_LOSS)).
+pub(crate) fn check_batch(batch_size: usize, virtual_loss: u32) -> Result<(), RangeError> {
+    Range::check_count(
+        "batch_size",
+        batch_size as u64,
+        1,
+        crate::MAX_BATCH_SIZE as u64,
+    )?;
+    Range::check_count(
+        "virtual_loss",
+        u64::from(virtual_loss),
+        0,
+        u64::from(crate::MAX_VIRTUAL_LOSS),
+    )
+}
 
-    /// Checks a batch size (1 to
-    /// [`MAX_BATCH_SIZE`](crate::MAX_BATCH_SIZE)) and a virtual loss (at
-    /// most [`MAX_VIRTUAL_LOSS`](crate::MAX_VIRTUAL_LOSS)).
-    pub(crate) fn check_batch(batch_size: usize, virtual_loss: u32) -> Result<(), ConfigError> {
-        if !(1..=crate::MAX_BATCH_SIZE).contains(&batch_size) {
-            return Err(ConfigError::OutOfRange {
-                name: "batch_size",
-                value: batch_size as f64,
-                expected: "1 to 4,096",
-            });
-        }
-        if virtual_loss > crate::MAX_VIRTUAL_LOSS {
-            return Err(ConfigError::OutOfRange {
-                name: "virtual_loss",
-                value: f64::from(virtual_loss),
-                expected: "0 to 1,000",
-            });
-        }
-        Ok(())
-    }
-
-    /// Checks a tree memory cap: at least
-    /// [`MIN_TREE_BYTES`](crate::MIN_TREE_BYTES).
-    pub(crate) fn check_tree_bytes(value: usize) -> Result<(), ConfigError> {
-        if value >= crate::MIN_TREE_BYTES {
-            Ok(())
-        } else {
-            Err(ConfigError::OutOfRange {
-                name: "max_tree_bytes",
-                value: value as f64,
-                expected: "at least 65,536 bytes",
-            })
-        }
-    }
+/// Checks a tree memory cap: at least
+/// [`MIN_TREE_BYTES`](crate::MIN_TREE_BYTES).
+pub(crate) fn check_tree_bytes(value: usize) -> Result<(), RangeError> {
+    Range::AtLeast(crate::MIN_TREE_BYTES as f64).check("max_tree_bytes", value as f64)
 }
 
 /// An explicit root noise vector that cannot be used.

@@ -13,11 +13,13 @@ use game_traits::{
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use crate::error::{check_batch, check_simulations, check_tree_bytes};
 use crate::flight::InFlight;
 use crate::flight::{stop_reason, with_virtual_loss};
 use crate::qtransform::{Completion, complete};
 use crate::tree::{Edge, Scratch, StallWatch, Step, Tree};
 use crate::{CompletedQ, ConfigError, ConsideredVisits, NoiseError, noise};
+use game_traits::Range;
 
 /// The reference's floor on root scores (mctx `score_considered`), applied
 /// before actions outside the schedule are excluded.
@@ -179,25 +181,16 @@ impl GumbelConfig {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::NoConsideredActions`] for `k = 0`;
-    /// [`ConfigError::OutOfRange`] for a negative or non-finite
-    /// `gumbel_scale`, `default_simulations = 0`, `max_tree_bytes` below
+    /// [`ConfigError::Range`] for `max_considered_actions = 0`, a negative
+    /// or non-finite `gumbel_scale`, `default_simulations = 0`, `max_tree_bytes` below
     /// `MIN_TREE_BYTES`, `batch_size` outside `1..=MAX_BATCH_SIZE`,
     /// `virtual_loss` above `MAX_VIRTUAL_LOSS` or a bad [`CompletedQ`].
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.max_considered_actions == 0 {
-            return Err(ConfigError::NoConsideredActions);
-        }
-        ConfigError::check(
-            "gumbel_scale",
-            self.gumbel_scale,
-            0.0,
-            false,
-            "a finite number >= 0",
-        )?;
-        ConfigError::check_simulations(self.default_simulations)?;
-        ConfigError::check_tree_bytes(self.max_tree_bytes)?;
-        ConfigError::check_batch(self.batch_size, self.virtual_loss)?;
+        Range::AtLeast(1.0).check("max_considered_actions", self.max_considered_actions as f64)?;
+        Range::AtLeast(0.0).check("gumbel_scale", self.gumbel_scale)?;
+        check_simulations(self.default_simulations)?;
+        check_tree_bytes(self.max_tree_bytes)?;
+        check_batch(self.batch_size, self.virtual_loss)?;
         self.completed_q.validate()
     }
 }

@@ -11,9 +11,11 @@ use game_traits::{
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use crate::error::{check_batch, check_simulations, check_tree_bytes};
 use crate::flight::{InFlight, stop_reason, with_virtual_loss};
 use crate::tree::{Edge, Scratch, StallWatch, Tree};
 use crate::{ConfigError, noise};
+use game_traits::Range;
 
 /// The value an unvisited move is scored with in PUCT (first-play
 /// urgency).
@@ -179,7 +181,7 @@ impl PuctConfig {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::OutOfRange`] for a negative or non-finite `c_puct`, a
+    /// [`ConfigError::Range`] for a negative or non-finite `c_puct`, a
     /// fixed first-play value outside `[-1, 1]`, root noise with a
     /// non-positive `alpha` or a `fraction` outside `[0, 1]`,
     /// `default_simulations` outside `1..=MAX_DEFAULT_SIMULATIONS` (a search
@@ -187,28 +189,16 @@ impl PuctConfig {
     /// `MIN_TREE_BYTES`, `batch_size` outside `1..=MAX_BATCH_SIZE` or
     /// `virtual_loss` above `MAX_VIRTUAL_LOSS`.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        ConfigError::check("c_puct", self.c_puct, 0.0, false, "a finite number >= 0")?;
-        ConfigError::check_simulations(self.default_simulations)?;
-        ConfigError::check_tree_bytes(self.max_tree_bytes)?;
-        ConfigError::check_batch(self.batch_size, self.virtual_loss)?;
-        if let FirstPlay::Fixed(value) = self.first_play
-            && !(-1.0..=1.0).contains(&value)
-        {
-            return Err(ConfigError::OutOfRange {
-                name: "first_play",
-                value,
-                expected: "a value in [-1, 1]",
-            });
+        Range::AtLeast(0.0).check("c_puct", self.c_puct)?;
+        check_simulations(self.default_simulations)?;
+        check_tree_bytes(self.max_tree_bytes)?;
+        check_batch(self.batch_size, self.virtual_loss)?;
+        if let FirstPlay::Fixed(value) = self.first_play {
+            Range::Between(-1.0, 1.0).check("first_play", value)?;
         }
         if let Some(noise) = self.root_noise {
-            ConfigError::check("alpha", noise.alpha, 0.0, true, "a finite number > 0")?;
-            if !(0.0..=1.0).contains(&noise.fraction) {
-                return Err(ConfigError::OutOfRange {
-                    name: "fraction",
-                    value: noise.fraction,
-                    expected: "a value in [0, 1]",
-                });
-            }
+            Range::Above(0.0).check("alpha", noise.alpha)?;
+            Range::PROBABILITY.check("fraction", noise.fraction)?;
         }
         Ok(())
     }

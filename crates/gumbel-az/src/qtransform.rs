@@ -3,6 +3,7 @@
 
 use crate::ConfigError;
 use crate::tree::Edge;
+use game_traits::Range;
 
 /// Parameters of the completed-Q transform: how Q-values are completed,
 /// rescaled and turned into logit offsets.
@@ -99,13 +100,14 @@ impl CompletedQ {
     ///
     /// # Errors
     ///
-    /// Returns [`ConfigError::OutOfRange`] for a negative or non-finite
+    /// Returns [`ConfigError::Range`] for a negative or non-finite
     /// `c_visit` or `c_scale` (sigma must be monotone), or a non-positive
     /// or non-finite `epsilon`.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        ConfigError::check("c_visit", self.c_visit, 0.0, false, "a finite number >= 0")?;
-        ConfigError::check("c_scale", self.c_scale, 0.0, false, "a finite number >= 0")?;
-        ConfigError::check("epsilon", self.epsilon, 0.0, true, "a finite number > 0")
+        Range::AtLeast(0.0).check("c_visit", self.c_visit)?;
+        Range::AtLeast(0.0).check("c_scale", self.c_scale)?;
+        Range::Above(0.0).check("epsilon", self.epsilon)?;
+        Ok(())
     }
 }
 

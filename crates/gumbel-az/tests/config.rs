@@ -14,10 +14,10 @@ fn zero_default_simulations_are_refused() {
     assert!(
         matches!(
             error,
-            ConfigError::OutOfRange {
+            ConfigError::Range(game_traits::RangeError {
                 name: "default_simulations",
                 ..
-            }
+            })
         ),
         "{error}"
     );

@@ -10,11 +10,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use dou_shou_qi::hidden::{HiddenInfoSet, HiddenRules, Referee};
+use dou_shou_qi::{JungleEvaluator, JunglePlayout};
 use game_traits::hidden::{Arbiter, InfoSetSearcher};
 use game_traits::{Game, InformationSet, Limits};
-use jungle::hidden::{HiddenInfoSet, HiddenRules, Referee};
-use jungle::{JungleEvaluator, JunglePlayout};
-use mcts_rave::{Ismcts, LeafEvaluation, MctsConfig};
+use mcts_rave::{Ismcts, LeafEvaluation, MctsConfig, MctsKnowledge};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -46,13 +46,14 @@ fn midgame() -> (Referee, HiddenInfoSet) {
 }
 
 fn searcher(threads: usize) -> Ismcts<HiddenInfoSet, JunglePlayout, JungleEvaluator> {
-    Ismcts::with_parts(
+    Ismcts::new(
+        MctsKnowledge::uct()
+            .with_playout(JunglePlayout::default())
+            .with_evaluator(JungleEvaluator::default()),
         MctsConfig::default()
             .with_seed(1)
             .with_threads(threads)
             .with_leaf(LeafEvaluation::PlayoutCutoff { depth: 20 }),
-        JunglePlayout::default(),
-        JungleEvaluator::default(),
     )
     .expect("valid settings")
 }

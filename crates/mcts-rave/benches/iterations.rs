@@ -13,7 +13,7 @@ use bitboard_othello::{Board, CornerFirstPlayout, RandomPlayout, random_playout}
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use game_traits::testing::TicTacToe;
 use game_traits::{Game, Limits, Playout, Searcher};
-use mcts_rave::{Mcts, MctsConfig, Parallelism, Rave, StatsSync, TreePolicy};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge, Parallelism, Rave, StatsSync, TreePolicy};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -64,27 +64,41 @@ fn othello(c: &mut Criterion) {
     group.finish();
 
     for threads in [1, 2] {
-        let uct = || Mcts::uct(config(threads)).unwrap();
-        let rave = || Mcts::rave(config(threads), Rave::new()).unwrap();
         bench_search(
             c,
             &format!("othello/random/uct/threads-{threads}"),
-            uct().with_playout(RandomPlayout),
+            Mcts::new(
+                MctsKnowledge::uct().with_playout(RandomPlayout),
+                config(threads),
+            )
+            .unwrap(),
         );
         bench_search(
             c,
             &format!("othello/random/rave/threads-{threads}"),
-            rave().with_playout(RandomPlayout),
+            Mcts::new(
+                MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+                config(threads),
+            )
+            .unwrap(),
         );
         bench_search(
             c,
             &format!("othello/corner-first/uct/threads-{threads}"),
-            uct().with_playout(CornerFirstPlayout::default()),
+            Mcts::new(
+                MctsKnowledge::uct().with_playout(CornerFirstPlayout::default()),
+                config(threads),
+            )
+            .unwrap(),
         );
         bench_search(
             c,
             &format!("othello/corner-first/rave/threads-{threads}"),
-            rave().with_playout(CornerFirstPlayout::default()),
+            Mcts::new(
+                MctsKnowledge::rave(Rave::new()).with_playout(CornerFirstPlayout::default()),
+                config(threads),
+            )
+            .unwrap(),
         );
     }
     // Tree parallelism: one shared tree, lock-free or locked statistics.
@@ -96,9 +110,11 @@ fn othello(c: &mut Criterion) {
             bench_search(
                 c,
                 &format!("othello/random/rave/tree-{name}/threads-{threads}"),
-                Mcts::rave(shared, Rave::new())
-                    .unwrap()
-                    .with_playout(RandomPlayout),
+                Mcts::new(
+                    MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+                    shared,
+                )
+                .unwrap(),
             );
         }
     }
@@ -107,7 +123,7 @@ fn othello(c: &mut Criterion) {
     bench_search(
         c,
         "othello/random-generic/uct/threads-1",
-        Mcts::uct(config(1)).unwrap(),
+        Mcts::new(MctsKnowledge::uct(), config(1)).unwrap(),
     );
 }
 
@@ -117,11 +133,11 @@ fn tic_tac_toe(c: &mut Criterion) {
     group.throughput(Throughput::Elements(ITERATIONS));
     group.sample_size(10);
     for threads in [1, 2] {
-        let mut uct = Mcts::uct(config(threads)).unwrap();
+        let mut uct = Mcts::new(MctsKnowledge::uct(), config(threads)).unwrap();
         group.bench_function(format!("tictactoe/random/uct/threads-{threads}"), |b| {
             b.iter(|| search(&mut uct, &TicTacToe::new(), ITERATIONS));
         });
-        let mut rave = Mcts::rave(config(threads), Rave::new()).unwrap();
+        let mut rave = Mcts::new(MctsKnowledge::rave(Rave::new()), config(threads)).unwrap();
         group.bench_function(format!("tictactoe/random/rave/threads-{threads}"), |b| {
             b.iter(|| search(&mut rave, &TicTacToe::new(), ITERATIONS));
         });

@@ -40,7 +40,7 @@ use bitboard_othello::{Board, PositionalEvaluator};
 use game_traits::{
     GreedySearcher, Limits, RandomSearcher, SeriesOptions, SeriesResult, play_series,
 };
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Parallelism, Rave, same_hash};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, MctsKnowledge, Parallelism, Rave, same_hash};
 
 #[derive(Debug)]
 struct Options {
@@ -109,12 +109,11 @@ fn parallel_rave(
     threads: usize,
     parallelism: Parallelism,
 ) -> impl game_traits::Searcher<Board> + use<> {
-    Mcts::rave(
+    Mcts::new(
+        MctsKnowledge::rave(Rave::new()).with_playout(bitboard_othello::RandomPlayout),
         config.with_threads(threads).with_parallelism(parallelism),
-        Rave::new(),
     )
     .unwrap()
-    .with_playout(bitboard_othello::RandomPlayout)
     .with_root_check(same_hash)
 }
 
@@ -162,23 +161,30 @@ fn main() {
                 let exploration = options
                     .rave_exploration
                     .unwrap_or(Rave::OTHELLO_EXPLORATION);
-                Mcts::rave(config(seed).with_exploration(exploration), rave)
-                    .unwrap()
-                    .with_playout(bitboard_othello::RandomPlayout)
+                Mcts::new(
+                    MctsKnowledge::rave(rave).with_playout(bitboard_othello::RandomPlayout),
+                    config(seed).with_exploration(exploration),
+                )
+                .unwrap()
             },
             |seed| {
-                Mcts::uct(config(seed))
-                    .unwrap()
-                    .with_playout(bitboard_othello::RandomPlayout)
+                Mcts::new(
+                    MctsKnowledge::uct().with_playout(bitboard_othello::RandomPlayout),
+                    config(seed),
+                )
+                .unwrap()
             },
             &series,
         ),
         "uct-vs-random" => play_series(
             &start,
             |seed| {
-                Mcts::uct(config(seed))
-                    .unwrap()
-                    .with_playout(bitboard_othello::CornerFirstPlayout::default())
+                Mcts::new(
+                    MctsKnowledge::uct()
+                        .with_playout(bitboard_othello::CornerFirstPlayout::default()),
+                    config(seed),
+                )
+                .unwrap()
             },
             RandomSearcher::new,
             &series,
@@ -186,9 +192,12 @@ fn main() {
         "uct-vs-greedy" => play_series(
             &start,
             |seed| {
-                Mcts::uct(config(seed))
-                    .unwrap()
-                    .with_playout(bitboard_othello::CornerFirstPlayout::default())
+                Mcts::new(
+                    MctsKnowledge::uct()
+                        .with_playout(bitboard_othello::CornerFirstPlayout::default()),
+                    config(seed),
+                )
+                .unwrap()
             },
             |_| GreedySearcher::new(PositionalEvaluator),
             &series,
@@ -213,13 +222,13 @@ fn main() {
         ),
         "batch8-vs-batch1" => {
             let positional = |seed: u64, batch_size: usize| {
-                Mcts::uct(
+                Mcts::new(
+                    MctsKnowledge::uct().with_evaluator(PositionalEvaluator),
                     config(seed)
                         .with_leaf(LeafEvaluation::Evaluator)
                         .with_batch_size(batch_size),
                 )
                 .unwrap()
-                .with_evaluator(PositionalEvaluator)
                 .with_root_check(same_hash)
             };
             play_series(

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use bitboard_othello::Board;
 use game_traits::{Game, Limits, Searcher};
-use mcts_rave::{Mcts, MctsConfig, Rave};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge, Rave};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -29,9 +29,12 @@ fn main() {
     let limits = Limits::time(Duration::from_millis(time_ms));
     for threads in [1, 2] {
         let config = MctsConfig::default().with_threads(threads).with_seed(3);
-        let mut searcher = Mcts::rave(config, Rave::new())
-            .unwrap()
-            .with_playout(bitboard_othello::CornerFirstPlayout::default());
+        let mut searcher = Mcts::new(
+            MctsKnowledge::rave(Rave::new())
+                .with_playout(bitboard_othello::CornerFirstPlayout::default()),
+            config,
+        )
+        .unwrap();
         let mut board = Board::start();
         let mut times = Vec::new();
         let mut iterations = 0;

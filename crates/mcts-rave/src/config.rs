@@ -1,5 +1,7 @@
 //! Search settings and their validation.
 
+use game_traits::{Range, RangeError};
+
 /// How a new leaf of the tree is valued.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -119,7 +121,7 @@ pub struct MctsConfig {
     /// Leaves each thread collects (with virtual loss, in a shared tree)
     /// before it asks the evaluator for their values in one call (a
     /// [`BatchValues`](crate::BatchValues) evaluator, from
-    /// [`Mcts::with_batch_evaluator`](crate::Mcts::with_batch_evaluator),
+    /// [`MctsKnowledge::with_batch_evaluator`](crate::MctsKnowledge::with_batch_evaluator),
     /// gets them as one batch). Above 1 the search uses a shared tree even with one thread, so with
     /// several threads it needs [`Parallelism::Tree`]. Default 1; at most
     /// [`MAX_BATCH_SIZE`].
@@ -253,13 +255,6 @@ impl MctsConfig {
 
     /// The same settings with leaves valued by the evaluator where they
     /// were valued by playouts alone (a cut-off is kept).
-    pub(crate) fn evaluated(mut self) -> Self {
-        if self.leaf == LeafEvaluation::Playout {
-            self.leaf = LeafEvaluation::Evaluator;
-        }
-        self
-    }
-
     /// Whether the search grows one tree shared by its threads (tree
     /// parallelism, or batches of leaves).
     pub fn shares_tree(&self) -> bool {
@@ -272,61 +267,40 @@ impl MctsConfig {
     ///
     /// Returns [`ConfigError`] naming the first setting out of range.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if !(self.exploration.is_finite() && self.exploration >= 0.0) {
-            return Err(ConfigError::Parameter {
-                name: "exploration",
-                value: f64::from(self.exploration),
-                expected: "a finite number >= 0",
-            });
-        }
-        if !(1..=MAX_THREADS).contains(&self.threads) {
-            return Err(ConfigError::Parameter {
-                name: "threads",
-                value: self.threads as f64,
-                expected: "1 to 256",
-            });
-        }
-        let nodes_per_thread = self.max_nodes / self.threads as u64;
-        if nodes_per_thread < 2 || self.max_nodes > u64::from(u32::MAX) {
-            return Err(ConfigError::Parameter {
-                name: "max_nodes",
-                value: self.max_nodes as f64,
-                expected: "at least 2 per thread and below 2^32",
-            });
-        }
-        if self.default_iterations == 0 {
-            return Err(ConfigError::Parameter {
-                name: "default_iterations",
-                value: 0.0,
-                expected: "at least 1",
-            });
-        }
-        if self.max_playout_plies == 0 {
-            return Err(ConfigError::Parameter {
-                name: "max_playout_plies",
-                value: 0.0,
-                expected: "at least 1",
-            });
-        }
-        if self.virtual_loss > MAX_VIRTUAL_LOSS {
-            return Err(ConfigError::Parameter {
-                name: "virtual_loss",
-                value: f64::from(self.virtual_loss),
-                expected: "0 to 1,000",
-            });
-        }
-        if !(1..=MAX_BATCH_SIZE).contains(&self.batch_size) {
-            return Err(ConfigError::Parameter {
-                name: "batch_size",
-                value: self.batch_size as f64,
-                expected: "1 to 4,096",
-            });
-        }
+        Range::AtLeast(0.0).check("exploration", f64::from(self.exploration))?;
+        Range::check_count("threads", self.threads as u64, 1, MAX_THREADS as u64)?;
+        // Each thread's tree (or share of the shared one) needs a root and
+        // a child; node indices are 32-bit.
+        Range::check_count(
+            "max_nodes",
+            self.max_nodes,
+            2 * self.threads as u64,
+            u64::from(u32::MAX),
+        )?;
+        Range::check_count("default_iterations", self.default_iterations, 1, u64::MAX)?;
+        Range::check_count(
+            "max_playout_plies",
+            u64::from(self.max_playout_plies),
+            1,
+            u64::from(u32::MAX),
+        )?;
+        Range::check_count(
+            "virtual_loss",
+            u64::from(self.virtual_loss),
+            0,
+            u64::from(MAX_VIRTUAL_LOSS),
+        )?;
+        Range::check_count(
+            "batch_size",
+            self.batch_size as u64,
+            1,
+            MAX_BATCH_SIZE as u64,
+        )?;
         if self.batch_size > 1 && self.threads > 1 && self.parallelism == Parallelism::Root {
-            return Err(ConfigError::Parameter {
+            return Err(ConfigError::Unsupported {
                 name: "batch_size",
                 value: self.batch_size as f64,
-                expected: "1 with root parallelism on several threads (batches need Parallelism::Tree)",
+                reason: "batches on several threads need Parallelism::Tree",
             });
         }
         Ok(())
@@ -407,19 +381,23 @@ pub const MAX_VIRTUAL_LOSS: u32 = 1_000;
 /// The largest [`MctsConfig::batch_size`].
 pub const MAX_BATCH_SIZE: usize = 4_096;
 
-/// A search setting out of range.
+/// A search setting refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
     /// A numeric setting outside its range.
-    #[error("setting {name} = {value} is out of range: expected {expected}")]
-    Parameter {
+    #[error(transparent)]
+    Range(#[from] RangeError),
+    /// A setting in range that the other settings, or the searcher, do not
+    /// support.
+    #[error("{name} = {value} is not supported: {reason}")]
+    Unsupported {
         /// The setting.
         name: &'static str,
         /// The value given.
         value: f64,
-        /// The accepted range.
-        expected: &'static str,
+        /// Why not.
+        reason: &'static str,
     },
 }
 

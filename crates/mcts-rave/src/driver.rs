@@ -242,8 +242,10 @@ pub(crate) fn drive(
                 Ended::Stalled
             };
         }
+        // The quota and the tree apply the counts; the budget is asked of
+        // the flag and the clock.
         if done % TIME_CHECK_STRIDE == 0
-            && let Some(reason) = budget.interrupted()
+            && let Some(reason) = budget.stop_reason(0, 0)
         {
             break Ended::Interrupted(reason);
         }

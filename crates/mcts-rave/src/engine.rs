@@ -19,7 +19,7 @@ use crate::store::{Claim, Store, mark_terminal, solve};
 use crate::tree::{Kind, Proof};
 
 /// What every thread of one search shares (read only).
-pub(crate) struct Context<'a, T, E, G: Game> {
+pub(crate) struct Context<'a, T, E> {
     pub(crate) policy: &'a T,
     pub(crate) evaluator: &'a E,
     pub(crate) exploration: f32,
@@ -31,8 +31,6 @@ pub(crate) struct Context<'a, T, E, G: Game> {
     pub(crate) virtual_loss: u32,
     /// Leaves collected before the evaluator is asked (1: at once).
     pub(crate) batch_size: usize,
-    /// How a batch of leaves is valued.
-    pub(crate) values: fn(&E, &mut Batch<G>),
     /// The most nodes the store may hold in this search.
     pub(crate) node_cap: usize,
     /// Whether finished games are proven and proofs backed up
@@ -123,7 +121,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
 
     /// Evaluates the leaves waiting in the batch and backs them up, in the
     /// order they were reached.
-    pub(crate) fn flush<T, E, S>(&mut self, ctx: &Context<'_, T, E, G>, store: &mut S)
+    pub(crate) fn flush<T, E, S>(&mut self, ctx: &Context<'_, T, E>, store: &mut S)
     where
         T: TreePolicy<G>,
         E: Evaluator<G>,
@@ -132,7 +130,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
         if self.waiting.is_empty() {
             return;
         }
-        (ctx.values)(ctx.evaluator, &mut self.batch);
+        ctx.evaluator.value_many(&mut self.batch);
         let waiting = std::mem::take(&mut self.waiting);
         let paths = std::mem::take(&mut self.waiting_paths);
         let traces = std::mem::take(&mut self.waiting_traces);
@@ -158,7 +156,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
     /// One simulation: selection (with virtual loss in a shared store),
     /// expansion, the leaf's value (now, or later from the batch),
     /// backpropagation.
-    fn simulate<T, E, S>(&mut self, root: &G, ctx: &Context<'_, T, E, G>, store: &mut S)
+    fn simulate<T, E, S>(&mut self, root: &G, ctx: &Context<'_, T, E>, store: &mut S)
     where
         T: TreePolicy<G>,
         E: Evaluator<G>,
@@ -243,7 +241,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
         store: &mut S,
         node: u32,
         state: &G,
-        ctx: &Context<'_, T, E, G>,
+        ctx: &Context<'_, T, E>,
     ) -> Expansion
     where
         T: TreePolicy<G>,
@@ -272,7 +270,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
     /// The child of expanded `node` to descend to, scored by the tree
     /// policy; proven losses are never worth a visit.
     #[inline(always)]
-    fn select<T, E, S>(&self, store: &S, node: u32, ctx: &Context<'_, T, E, G>) -> u32
+    fn select<T, E, S>(&self, store: &S, node: u32, ctx: &Context<'_, T, E>) -> u32
     where
         T: TreePolicy<G>,
         S: Store<G::Move>,
@@ -314,7 +312,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
     /// Values the position `state` reached at a leaf: a playout (to the
     /// end or to a cut-off), then, unless the game ended, the evaluator (at
     /// once, or through the batch).
-    fn value_leaf<T, E>(&mut self, root: &G, state: &mut G, ctx: &Context<'_, T, E, G>) -> Leaf
+    fn value_leaf<T, E>(&mut self, root: &G, state: &mut G, ctx: &Context<'_, T, E>) -> Leaf
     where
         T: TreePolicy<G>,
         E: Evaluator<G>,
@@ -355,7 +353,7 @@ impl<G: Game, P: Playout<G>> Worker<G, P> {
 
     /// The evaluator's value of unfinished `state`: at once with batches
     /// of one, else pushed into the batch.
-    fn evaluate<T, E: Evaluator<G>>(&mut self, state: &G, ctx: &Context<'_, T, E, G>) -> Leaf {
+    fn evaluate<T, E: Evaluator<G>>(&mut self, state: &G, ctx: &Context<'_, T, E>) -> Leaf {
         if ctx.batch_size <= 1 {
             return Leaf::Now(evaluated(state, ctx.evaluator), false);
         }
@@ -424,7 +422,7 @@ fn expand_with_keys<G, T, E, S>(
     node: u32,
     state: &G,
     moves: &[G::Move],
-    ctx: &Context<'_, T, E, G>,
+    ctx: &Context<'_, T, E>,
     cap: usize,
 ) -> bool
 where
@@ -455,7 +453,7 @@ pub(crate) fn prepare_root<G, T, E, S>(
     store: &mut S,
     root: &G,
     moves: &[G::Move],
-    ctx: &Context<'_, T, E, G>,
+    ctx: &Context<'_, T, E>,
 ) -> bool
 where
     G: Game,
@@ -498,7 +496,7 @@ pub(crate) struct Job<'a, G: Game, P, S, T, E> {
     pub(crate) worker: &'a mut Worker<G, P>,
     pub(crate) store: &'a mut S,
     pub(crate) root: &'a G,
-    pub(crate) ctx: &'a Context<'a, T, E, G>,
+    pub(crate) ctx: &'a Context<'a, T, E>,
 }
 
 impl<G, P, S, T, E> Iterating for Job<'_, G, P, S, T, E>

@@ -17,6 +17,8 @@ use crate::driver::{
     Iterating, Plan, Rules, Share, Valued, drive, evaluated, exact, run_workers, stop_reason,
     thread_seed,
 };
+use crate::knowledge::MctsKnowledge;
+use crate::policy::Uct;
 use crate::tree::Proof;
 
 /// No node: the end of a sibling list, or a node without children.
@@ -61,13 +63,13 @@ const NONE: u32 = u32::MAX;
 /// use game_traits::hidden::{Arbiter, InfoSetSearcher};
 /// use game_traits::testing::{ShellMove, ShellTable};
 /// use game_traits::{Limits, Player};
-/// use mcts_rave::{Ismcts, MctsConfig};
+/// use mcts_rave::{Ismcts, MctsConfig, MctsKnowledge};
 ///
 /// // One pea under three cups: folding (a draw) is the best move; PIMC,
 /// // which searches every world as if it saw the pea, delays instead.
 /// let table = ShellTable::strategy_fusion();
 /// let info = table.information_set(Player::First);
-/// let mut search = Ismcts::new(MctsConfig::default().with_seed(1))?;
+/// let mut search = Ismcts::new(MctsKnowledge::uct(), MctsConfig::default().with_seed(1))?;
 /// let report = search.search(&info, &Limits::iterations(5_000));
 /// assert_eq!(report.best, Some(ShellMove::Fold));
 /// # Ok::<(), mcts_rave::ConfigError>(())
@@ -83,45 +85,41 @@ pub struct Ismcts<I: InformationSet, P = UniformPlayout, E = OutcomeEvaluator> {
     kept: bool,
 }
 
-impl<I: InformationSet> Ismcts<I> {
-    /// ISMCTS with uniformly random playouts.
-    ///
-    /// # Errors
-    ///
-    /// Returns [`ConfigError`] if a setting is out of range.
-    pub fn new(config: MctsConfig) -> Result<Self, ConfigError> {
-        Ismcts::with_parts(config, UniformPlayout, OutcomeEvaluator)
-    }
-}
-
 impl<I, P, E> Ismcts<I, P, E>
 where
     I: InformationSet,
     P: Playout<I::World> + Clone + Send,
     E: Evaluator<I::World>,
 {
-    /// A search from all its parts: settings, playout policy, and the
-    /// evaluator used where playouts stop early.
+    /// A search with the playout and evaluator of `knowledge` (ISMCTS
+    /// selects by UCT, so its tree policy is [`Uct`]) and the settings of
+    /// `config`.
     ///
     /// # Errors
     ///
     /// Returns [`ConfigError`] if a setting is out of range, or if it asks
     /// for tree parallelism or batches of leaves (ISMCTS runs one tree per
     /// thread and evaluates one leaf at a time).
-    pub fn with_parts(config: MctsConfig, playout: P, evaluator: E) -> Result<Self, ConfigError> {
+    pub fn new(
+        knowledge: MctsKnowledge<Uct, P, E>,
+        config: MctsConfig,
+    ) -> Result<Self, ConfigError> {
+        let MctsKnowledge {
+            playout, evaluator, ..
+        } = knowledge;
         config.validate()?;
         if config.parallelism != Parallelism::Root {
-            return Err(ConfigError::Parameter {
+            return Err(ConfigError::Unsupported {
                 name: "parallelism",
                 value: 1.0,
-                expected: "root (ISMCTS keeps one tree per thread)",
+                reason: "ISMCTS keeps one tree per thread (Parallelism::Root)",
             });
         }
         if config.batch_size != 1 {
-            return Err(ConfigError::Parameter {
+            return Err(ConfigError::Unsupported {
                 name: "batch_size",
                 value: config.batch_size as f64,
-                expected: "1 (ISMCTS evaluates one leaf at a time)",
+                reason: "ISMCTS evaluates one leaf at a time",
             });
         }
         Ok(Ismcts {
@@ -805,14 +803,14 @@ mod tests {
         let table = ShellTable::new(ShellGame::new(5, 0b00100, 0).unwrap());
         let info = table.information_set(Player::First);
         let limits = Limits::iterations(3_000);
-        let mut sighted = Ismcts::new(MctsConfig::default()).unwrap();
+        let mut sighted = Ismcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
         sighted.search(&info, &limits);
         // Four empty cups in every world, all five cups empty in some.
         let shows: Vec<ShellMove> = (0..5).map(ShellMove::Show).collect();
         let mut expected = shows.clone();
         expected.push(ShellMove::Wait);
         assert_eq!(seen_after(&sighted, ShellMove::Delay), expected);
-        let mut blind = Ismcts::new(MctsConfig::default()).unwrap();
+        let mut blind = Ismcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
         blind.search(&Blindfolded(info), &limits);
         assert_eq!(
             seen_after(&blind, ShellMove::Delay),
@@ -837,7 +835,7 @@ mod tests {
     fn advancing_keeps_the_subtree_of_the_move() {
         let table = ShellTable::deal(5, 2, 1);
         let info = table.information_set(Player::First);
-        let mut search = Ismcts::new(MctsConfig::default()).unwrap();
+        let mut search = Ismcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
         search.search(&info, &Limits::iterations(2_000));
         let tree = &search.workers[0].tree;
         let delay = tree.child(0, ShellMove::Delay).unwrap();

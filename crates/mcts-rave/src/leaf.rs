@@ -4,7 +4,7 @@ use game_traits::{Batch, BatchEvaluator, Evaluator, Game};
 
 /// A [`BatchEvaluator`] (a neural network, say) as the source of MCTS leaf
 /// values; its logits are not used. Build the search with
-/// [`Mcts::with_batch_evaluator`](crate::Mcts::with_batch_evaluator): with
+/// [`MctsKnowledge::with_batch_evaluator`](crate::MctsKnowledge::with_batch_evaluator): with
 /// [`MctsConfig::batch_size`](crate::MctsConfig::batch_size) above 1, each
 /// thread then collects that many leaves, with virtual loss, and values
 /// them in one call. Where a single position is asked for (the search
@@ -13,12 +13,15 @@ use game_traits::{Batch, BatchEvaluator, Evaluator, Game};
 /// ```
 /// use game_traits::testing::TicTacToe;
 /// use game_traits::{Limits, OutcomeEvaluator, Searcher, UniformPrior};
-/// use mcts_rave::{Mcts, MctsConfig};
+/// use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, MctsKnowledge};
 ///
 /// // Any policy evaluator is a batch evaluator; a network would be too.
 /// let network = UniformPrior(OutcomeEvaluator);
-/// let config = MctsConfig::default().with_batch_size(8);
-/// let mut search = Mcts::uct(config)?.with_batch_evaluator(network);
+/// let knowledge = MctsKnowledge::uct().with_batch_evaluator(network);
+/// let config = MctsConfig::default()
+///     .with_leaf(LeafEvaluation::Evaluator)
+///     .with_batch_size(8);
+/// let mut search = Mcts::new(knowledge, config)?;
 /// let report = search.search(&TicTacToe::new(), &Limits::iterations(800));
 /// assert_eq!(report.stats.iterations, 800);
 /// # Ok::<(), mcts_rave::ConfigError>(())
@@ -34,20 +37,8 @@ impl<G: Game, B: BatchEvaluator<G>> Evaluator<G> for BatchValues<B> {
         self.0.evaluate_batch(&mut batch);
         batch.value(0)
     }
-}
 
-/// How a search values a batch of leaves: one at a time with any
-/// [`Evaluator`] ...
-pub(crate) fn one_by_one<G: Game, E: Evaluator<G>>(evaluator: &E, batch: &mut Batch<G>) {
-    for entry in batch.entries_mut() {
-        *entry.value = evaluator.value(entry.state);
+    fn value_many(&self, batch: &mut Batch<G>) {
+        self.0.evaluate_batch(batch);
     }
-}
-
-/// ... or in one call with a [`BatchValues`].
-pub(crate) fn whole<G: Game, B: BatchEvaluator<G>>(
-    evaluator: &BatchValues<B>,
-    batch: &mut Batch<G>,
-) {
-    evaluator.0.evaluate_batch(batch);
 }

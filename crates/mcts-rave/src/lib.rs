@@ -4,6 +4,7 @@ mod config;
 mod driver;
 mod engine;
 mod ismcts;
+mod knowledge;
 mod leaf;
 mod policy;
 mod search;
@@ -16,6 +17,7 @@ pub use config::{
     Parallelism, StatsSync,
 };
 pub use ismcts::Ismcts;
+pub use knowledge::MctsKnowledge;
 pub use leaf::BatchValues;
 pub use policy::{ChildStats, ExplorationScale, Rave, RaveSchedule, TreePolicy, Uct};
 pub use search::{Mcts, same_hash, same_position};

@@ -105,6 +105,17 @@ pub trait TreePolicy<G: Game>: Clone + Debug + Send + Sync {
     /// A short name for reports (`"uct"`, `"rave"`).
     fn name(&self) -> &'static str;
 
+    /// Checks the policy's own parameters; [`Mcts::new`](crate::Mcts::new)
+    /// refuses a policy that fails. The default accepts every policy.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`](crate::ConfigError) naming the parameter out of
+    /// range.
+    fn validate(&self) -> Result<(), crate::ConfigError> {
+        Ok(())
+    }
+
     /// The selection score of a child, or `None` for a child nothing is
     /// known of, which selection tries at once. `scale` gives the
     /// exploration factor `c * sqrt(ln N)`. The default is the blend above;
@@ -209,20 +220,14 @@ impl RaveSchedule {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::Parameter`](crate::ConfigError::Parameter) for a
+    /// [`ConfigError::Range`](crate::ConfigError::Range) for a
     /// parameter that is NaN or negative (`+inf` is allowed).
     pub fn validate(&self) -> Result<(), crate::ConfigError> {
         let (name, value) = match *self {
-            RaveSchedule::MinimumMse { bias } => ("RAVE bias", bias),
-            RaveSchedule::Equivalence { k } => ("equivalence parameter", k),
+            RaveSchedule::MinimumMse { bias } => ("bias", bias),
+            RaveSchedule::Equivalence { k } => ("k", k),
         };
-        if value.is_nan() || value < 0.0 {
-            return Err(crate::ConfigError::Parameter {
-                name,
-                value: f64::from(value),
-                expected: "a number >= 0",
-            });
-        }
+        game_traits::Range::AtLeastOrInfinity(0.0).check(name, f64::from(value))?;
         Ok(())
     }
 }
@@ -328,7 +333,7 @@ impl Rave {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::Parameter`](crate::ConfigError::Parameter) for a
+    /// [`ConfigError::Range`](crate::ConfigError::Range) for a
     /// parameter that is NaN or negative.
     pub fn validate(&self) -> Result<(), crate::ConfigError> {
         self.schedule.validate()
@@ -343,6 +348,10 @@ impl Default for Rave {
 
 impl<G: ActionSpace> TreePolicy<G> for Rave {
     const AMAF: bool = true;
+
+    fn validate(&self) -> Result<(), crate::ConfigError> {
+        Rave::validate(self)
+    }
 
     fn num_actions(&self, state: &G) -> usize {
         state.num_actions()

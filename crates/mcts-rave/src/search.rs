@@ -6,9 +6,8 @@
 use std::fmt;
 
 use game_traits::{
-    ActionSpace, BatchEvaluator, Budget, Evaluator, Game, LimitKind, Limits, MoveInfo,
-    OutcomeEvaluator, Playout, PositionHash, SearchReport, SearchStats, Searcher, StopReason,
-    UniformPlayout,
+    Budget, Evaluator, Game, LimitKind, Limits, MoveInfo, OutcomeEvaluator, Playout, PositionHash,
+    SearchReport, SearchStats, Searcher, StopReason, UniformPlayout,
 };
 
 use crate::config::{ConfigError, MctsConfig, StatsSync};
@@ -16,8 +15,8 @@ use crate::driver::{
     Ended, Plan, Quota, Rules, Share, drive, run_workers, stop_reason, thread_seed,
 };
 use crate::engine::{Context, Job, Worker, prepare_root};
-use crate::leaf::{BatchValues, one_by_one, whole};
-use crate::policy::{Rave, TreePolicy, Uct};
+use crate::knowledge::MctsKnowledge;
+use crate::policy::{TreePolicy, Uct};
 use crate::shared_tree::{
     LockFree, LockFreePlain, Locked, LockedPlain, NodeStats, SharedTree, VisitCountError,
 };
@@ -26,16 +25,17 @@ use crate::tree::{Proof, Tree};
 
 /// Monte-Carlo tree search over any [`Game`].
 ///
-/// * `T`: the [`TreePolicy`], [`Uct`] (any game) or [`Rave`] (games with an
-///   [`ActionSpace`]).
+/// * `T`: the [`TreePolicy`], [`Uct`] (any game) or [`Rave`](crate::Rave) (games with an
+///   [`ActionSpace`](game_traits::ActionSpace)).
 /// * `P`: the [`Playout`] policy that plays out new leaves
 ///   ([`UniformPlayout`] by default), through [`Playout::play_out`], so a
 ///   game's specialised playout loop is used where it has one. Each thread
 ///   gets its own clone.
 /// * `E`: the [`Evaluator`] used where playouts stop early
 ///   ([`LeafEvaluation`](crate::LeafEvaluation)); [`OutcomeEvaluator`] (0
-///   for unfinished positions) by default. A [`BatchEvaluator`] such as a
-///   network goes in through [`BatchValues`] ([`Mcts::with_batch_evaluator`]).
+///   for unfinished positions) by default. A [`BatchEvaluator`](game_traits::BatchEvaluator) such as a
+///   network goes in through [`BatchValues`](crate::BatchValues)
+///   ([`MctsKnowledge::with_batch_evaluator`]).
 ///
 /// See the [crate documentation](crate) for the algorithm.
 pub struct Mcts<G: Game, T = Uct, P = UniformPlayout, E = OutcomeEvaluator> {
@@ -59,9 +59,6 @@ pub struct Mcts<G: Game, T = Uct, P = UniformPlayout, E = OutcomeEvaluator> {
     root: Option<G>,
     /// Whether a searched position is the kept root.
     same_position: fn(&G, &G) -> bool,
-    /// How a batch of leaves is valued: one at a time, or in one call
-    /// ([`Mcts::with_batch_evaluator`]).
-    batch_values: fn(&E, &mut game_traits::Batch<G>),
 }
 
 /// A shared tree with either kind of synchronisation, with or without
@@ -141,7 +138,7 @@ fn run_on<G, P, S, T, E>(
     distinct: usize,
     state: &G,
     moves: &[G::Move],
-    ctx: &Context<'_, T, E, G>,
+    ctx: &Context<'_, T, E>,
     plan: &Plan,
     rules: &Rules,
     budget: &Budget<'_>,
@@ -187,30 +184,6 @@ where
     Outcome { results, root }
 }
 
-impl<G: Game> Mcts<G> {
-    /// Plain UCT with uniformly random playouts: works for every game.
-    ///
-    /// # Errors
-    ///
-    /// Returns [`ConfigError`] if a setting is out of range.
-    pub fn uct(config: MctsConfig) -> Result<Self, ConfigError> {
-        Mcts::with_parts(config, Uct, UniformPlayout, OutcomeEvaluator)
-    }
-}
-
-impl<G: ActionSpace> Mcts<G, Rave> {
-    /// UCT with RAVE (uniformly random playouts).
-    ///
-    /// # Errors
-    ///
-    /// Returns [`ConfigError`] if a setting or the RAVE parameter is out of
-    /// range.
-    pub fn rave(config: MctsConfig, rave: Rave) -> Result<Self, ConfigError> {
-        rave.validate()?;
-        Mcts::with_parts(config, rave, UniformPlayout, OutcomeEvaluator)
-    }
-}
-
 impl<G, T, P, E> Mcts<G, T, P, E>
 where
     G: Game,
@@ -218,18 +191,32 @@ where
     P: Playout<G> + Clone + Send,
     E: Evaluator<G>,
 {
-    /// A search from all its parts.
+    /// A search with the tree policy, playout and evaluator of `knowledge`
+    /// and the settings of `config`.
+    ///
+    /// ```
+    /// use game_traits::testing::TicTacToe;
+    /// use game_traits::{Limits, Searcher};
+    /// use mcts_rave::{Mcts, MctsConfig, MctsKnowledge};
+    ///
+    /// let mut search = Mcts::new(MctsKnowledge::uct(), MctsConfig::default().with_seed(7))?;
+    /// let report = search.search(&TicTacToe::new(), &Limits::iterations(2_000));
+    /// assert_eq!(report.stats.iterations, 2_000);
+    /// # Ok::<(), mcts_rave::ConfigError>(())
+    /// ```
     ///
     /// # Errors
     ///
-    /// Returns [`ConfigError`] if a setting is out of range.
-    pub fn with_parts(
-        config: MctsConfig,
-        policy: T,
-        playout: P,
-        evaluator: E,
-    ) -> Result<Self, ConfigError> {
+    /// Returns [`ConfigError`] if a setting of `config` or of the tree
+    /// policy (the RAVE schedule, say) is out of range.
+    pub fn new(knowledge: MctsKnowledge<T, P, E>, config: MctsConfig) -> Result<Self, ConfigError> {
         config.validate()?;
+        knowledge.policy.validate()?;
+        let MctsKnowledge {
+            policy,
+            playout,
+            evaluator,
+        } = knowledge;
         Ok(Mcts {
             config,
             policy,
@@ -240,65 +227,7 @@ where
             shared: None,
             root: None,
             same_position: same_position::<G>,
-            batch_values: one_by_one::<G, E>,
         })
-    }
-
-    /// The same search with another playout policy (trees are dropped).
-    pub fn with_playout<Q: Playout<G> + Clone + Send>(self, playout: Q) -> Mcts<G, T, Q, E> {
-        let (config, values) = (self.config.clone(), self.batch_values);
-        self.rebuilt(config, playout, |evaluator| evaluator, values)
-    }
-
-    /// The same search with another evaluator (trees are dropped).
-    ///
-    /// An evaluator given is an evaluator used: if leaves were valued by
-    /// playouts alone ([`LeafEvaluation::Playout`](crate::LeafEvaluation::Playout), the default), they are
-    /// now valued by the evaluator ([`LeafEvaluation::Evaluator`](crate::LeafEvaluation::Evaluator)). A
-    /// [`LeafEvaluation::PlayoutCutoff`](crate::LeafEvaluation::PlayoutCutoff) is kept. For playouts to the end
-    /// that only fall back on the evaluator at
-    /// [`MctsConfig::max_playout_plies`], use [`Mcts::with_parts`].
-    pub fn with_evaluator<F: Evaluator<G>>(self, evaluator: F) -> Mcts<G, T, P, F> {
-        let config = self.config.clone().evaluated();
-        let playout = self.playout.clone();
-        self.rebuilt(config, playout, |_| evaluator, one_by_one::<G, F>)
-    }
-
-    /// The same search with a [`BatchEvaluator`] (a network, say) valuing
-    /// its leaves (trees are dropped). As with
-    /// [`with_evaluator`](Mcts::with_evaluator), leaves valued by playouts
-    /// alone are now valued by the evaluator. With
-    /// [`MctsConfig::batch_size`] above 1, each thread collects that many
-    /// leaves (with virtual loss) and evaluates them in one call.
-    pub fn with_batch_evaluator<B: BatchEvaluator<G>>(
-        self,
-        evaluator: B,
-    ) -> Mcts<G, T, P, BatchValues<B>> {
-        let config = self.config.clone().evaluated();
-        let playout = self.playout.clone();
-        self.rebuilt(config, playout, |_| BatchValues(evaluator), whole::<G, B>)
-    }
-
-    /// The same policy and root check with new parts, and no trees.
-    fn rebuilt<Q: Playout<G> + Clone + Send, F: Evaluator<G>>(
-        self,
-        config: MctsConfig,
-        playout: Q,
-        evaluator: impl FnOnce(E) -> F,
-        batch_values: fn(&F, &mut game_traits::Batch<G>),
-    ) -> Mcts<G, T, Q, F> {
-        Mcts {
-            config,
-            policy: self.policy,
-            playout,
-            evaluator: evaluator(self.evaluator),
-            workers: Vec::new(),
-            private: Vec::new(),
-            shared: None,
-            root: None,
-            same_position: self.same_position,
-            batch_values,
-        }
     }
 
     /// Replaces the test that decides whether the position given to
@@ -415,7 +344,7 @@ where
 
     /// The context of a search from `state` whose store holds at most
     /// `node_cap` nodes.
-    fn context(&self, state: &G, node_cap: usize) -> Context<'_, T, E, G> {
+    fn context(&self, state: &G, node_cap: usize) -> Context<'_, T, E> {
         Context {
             policy: &self.policy,
             evaluator: &self.evaluator,
@@ -429,7 +358,6 @@ where
             },
             virtual_loss: self.config.virtual_loss,
             batch_size: self.config.batch_size,
-            values: self.batch_values,
             node_cap,
             solver: self.config.solver,
         }

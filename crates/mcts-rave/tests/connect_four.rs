@@ -4,7 +4,7 @@
 
 use game_traits::testing::{Tactic, TacticalCase, check_tactics, tactical_case};
 use game_traits::{ActionSpace, Game, Limits, Outcome, Player};
-use mcts_rave::{Mcts, MctsConfig, Rave};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge, Rave};
 use rand::{RngExt, SeedableRng};
 
 const WIDTH: u32 = 7;
@@ -149,7 +149,7 @@ fn rave_with(exploration: f32, seed: u64) -> Mcts<ConnectFour, Rave> {
     let config = MctsConfig::default()
         .with_exploration(exploration)
         .with_seed(seed);
-    Mcts::rave(config, Rave::new()).unwrap()
+    Mcts::new(MctsKnowledge::rave(Rave::new()), config).unwrap()
 }
 
 #[test]

@@ -9,10 +9,14 @@ use game_traits::testing::{
     ContractOptions, Endless, Nim, TicTacToe, TicTacToeHeuristic, check_limits_contract,
 };
 use game_traits::{FnEvaluator, Game, Limits, Searcher, StopReason};
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, same_hash};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, MctsKnowledge, Rave, same_hash};
 
 fn uct(threads: usize) -> Mcts<TicTacToe> {
-    Mcts::uct(MctsConfig::default().with_threads(threads).with_seed(3)).unwrap()
+    Mcts::new(
+        MctsKnowledge::uct(),
+        MctsConfig::default().with_threads(threads).with_seed(3),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -22,13 +26,13 @@ fn uct_and_rave_keep_the_contract_on_the_toy_games() {
         check_limits_contract(|| uct(threads), &TicTacToe::new(), &options).unwrap();
         let config = MctsConfig::default().with_threads(threads);
         check_limits_contract(
-            || Mcts::rave(config.clone(), Rave::new()).unwrap(),
+            || Mcts::new(MctsKnowledge::rave(Rave::new()), config.clone()).unwrap(),
             &TicTacToe::new(),
             &options,
         )
         .unwrap();
         check_limits_contract(
-            || Mcts::uct(config.clone()).unwrap(),
+            || Mcts::new(MctsKnowledge::uct(), config.clone()).unwrap(),
             &Nim::with_extra_turns(&[3, 2, 2]),
             &options,
         )
@@ -37,9 +41,11 @@ fn uct_and_rave_keep_the_contract_on_the_toy_games() {
     let leaf = MctsConfig::default().with_leaf(LeafEvaluation::Evaluator);
     check_limits_contract(
         || {
-            Mcts::uct(leaf.clone())
-                .unwrap()
-                .with_evaluator(TicTacToeHeuristic)
+            Mcts::new(
+                MctsKnowledge::uct().with_evaluator(TicTacToeHeuristic),
+                leaf.clone().with_leaf(LeafEvaluation::Evaluator),
+            )
+            .unwrap()
         },
         &TicTacToe::new(),
         &options,
@@ -54,10 +60,12 @@ fn uct_and_rave_keep_the_contract_on_othello() {
         let config = MctsConfig::default().with_threads(threads);
         check_limits_contract(
             || {
-                Mcts::rave(config.clone(), Rave::new())
-                    .unwrap()
-                    .with_playout(RandomPlayout)
-                    .with_root_check(same_hash)
+                Mcts::new(
+                    MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+                    config.clone(),
+                )
+                .unwrap()
+                .with_root_check(same_hash)
             },
             &Board::start(),
             &options,
@@ -136,9 +144,11 @@ fn time_limits_saturate() {
 #[test]
 fn with_evaluator_alone_uses_the_evaluator() {
     let always_won = FnEvaluator::new(|_: &TicTacToe| 1.0);
-    let mut searcher = Mcts::uct(MctsConfig::default())
-        .unwrap()
-        .with_evaluator(always_won);
+    let mut searcher = Mcts::new(
+        MctsKnowledge::uct().with_evaluator(always_won),
+        MctsConfig::default().with_leaf(LeafEvaluation::Evaluator),
+    )
+    .unwrap();
     assert_eq!(searcher.config().leaf, LeafEvaluation::Evaluator);
     // Every leaf is worth a win to its player to move, so a loss to the
     // mover of each root move: the playouts alone would give about 0.
@@ -150,9 +160,11 @@ fn with_evaluator_alone_uses_the_evaluator() {
 fn non_finite_evaluators_are_contained() {
     for value in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 1.0e9] {
         let evaluator = FnEvaluator::new(move |_: &TicTacToe| value);
-        let mut searcher = Mcts::uct(MctsConfig::default())
-            .unwrap()
-            .with_evaluator(evaluator);
+        let mut searcher = Mcts::new(
+            MctsKnowledge::uct().with_evaluator(evaluator),
+            MctsConfig::default().with_leaf(LeafEvaluation::Evaluator),
+        )
+        .unwrap();
         let report = searcher.search(&TicTacToe::new(), &Limits::iterations(500));
         assert!(
             report.value.is_finite() && report.value.abs() <= 1.0,
@@ -172,7 +184,8 @@ fn a_time_only_search_stays_under_the_memory_cap() {
             .with_max_nodes(max_nodes)
             .with_threads(threads)
             .with_max_playout_plies(20);
-        let mut searcher = Mcts::rave(config, Rave::new()).unwrap_or_else(|_| unreachable!());
+        let mut searcher =
+            Mcts::new(MctsKnowledge::rave(Rave::new()), config).unwrap_or_else(|_| unreachable!());
         let started = Instant::now();
         let report = searcher.search(&Endless::new(4), &Limits::time(Duration::from_millis(300)));
         assert_eq!(report.stats.stop, StopReason::Time);

@@ -6,19 +6,19 @@
 
 use std::time::Duration;
 
+use dou_shou_qi::hidden::{HiddenInfoSet, HiddenRules, Referee};
+use dou_shou_qi::{Jungle, JungleEvaluator, JunglePlayout};
 use game_traits::hidden::{Arbiter, InfoSetSearcher};
 use game_traits::testing::{
     ContractOptions, ShellGame, ShellInfo, ShellMove, ShellTable, check_info_set_searcher,
 };
 use game_traits::{InformationSet, Limits, Player, StopReason};
-use jungle::hidden::{HiddenInfoSet, HiddenRules, Referee};
-use jungle::{Jungle, JungleEvaluator, JunglePlayout};
-use mcts_rave::{Ismcts, LeafEvaluation, MctsConfig, Parallelism};
+use mcts_rave::{Ismcts, LeafEvaluation, MctsConfig, MctsKnowledge, Parallelism};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 fn shell_search(seed: u64) -> Ismcts<ShellInfo> {
-    Ismcts::new(MctsConfig::default().with_seed(seed)).unwrap()
+    Ismcts::new(MctsKnowledge::uct(), MctsConfig::default().with_seed(seed)).unwrap()
 }
 
 /// One pea under three cups: folding (0) is best, every guess and delaying
@@ -43,6 +43,7 @@ fn ismcts_folds_where_pimc_falls_for_strategy_fusion() {
         (0..20)
             .filter(|&seed| {
                 let mut search = Ismcts::new(
+                    MctsKnowledge::uct(),
                     MctsConfig::default()
                         .with_seed(seed)
                         .with_exploration(exploration),
@@ -138,7 +139,13 @@ fn the_information_set_contract_holds_on_the_shell_game() {
         let start = ShellTable::deal(cups, peas, seed);
         check_info_set_searcher(|| shell_search(seed), &start, &quick()).unwrap();
         check_info_set_searcher(
-            || Ismcts::new(MctsConfig::default().with_threads(2).with_seed(seed)).unwrap(),
+            || {
+                Ismcts::new(
+                    MctsKnowledge::uct(),
+                    MctsConfig::default().with_threads(2).with_seed(seed),
+                )
+                .unwrap()
+            },
             &start,
             &quick().with_seed(seed),
         )
@@ -153,14 +160,15 @@ fn jungle_search(
     threads: usize,
     seed: u64,
 ) -> Ismcts<HiddenInfoSet, JunglePlayout, JungleEvaluator> {
-    Ismcts::with_parts(
+    Ismcts::new(
+        MctsKnowledge::uct()
+            .with_playout(JunglePlayout::default())
+            .with_evaluator(JungleEvaluator::default()),
         MctsConfig::default()
             .with_threads(threads)
             .with_seed(seed)
             .with_default_iterations(300)
             .with_leaf(LeafEvaluation::PlayoutCutoff { depth: 40 }),
-        JunglePlayout::default(),
-        JungleEvaluator::default(),
     )
     .unwrap()
 }
@@ -187,7 +195,7 @@ fn a_leak_would_be_caught() {
         fn to_move(&self) -> Player {
             self.0.to_move()
         }
-        fn legal_moves(&self, out: &mut Vec<jungle::Move>) {
+        fn legal_moves(&self, out: &mut Vec<dou_shou_qi::Move>) {
             self.0.legal_moves(out);
         }
         fn sample_world<R: rand::Rng + ?Sized>(&self, _rng: &mut R) -> Jungle {
@@ -209,8 +217,8 @@ fn a_leak_would_be_caught() {
         }
         fn play_move(
             &mut self,
-            mv: jungle::Move,
-        ) -> Result<(), game_traits::IllegalMove<jungle::Move>> {
+            mv: dou_shou_qi::Move,
+        ) -> Result<(), game_traits::IllegalMove<dou_shou_qi::Move>> {
             self.0.play_move(mv)
         }
         fn redeal<R: rand::Rng + ?Sized>(&self, player: Player, rng: &mut R) -> Self {
@@ -218,13 +226,14 @@ fn a_leak_would_be_caught() {
         }
     }
     let leaky = || {
-        Ismcts::with_parts(
+        Ismcts::new(
+            MctsKnowledge::uct()
+                .with_playout(JunglePlayout::default())
+                .with_evaluator(JungleEvaluator::default()),
             MctsConfig::default()
                 .with_seed(1)
                 .with_default_iterations(300)
                 .with_leaf(LeafEvaluation::PlayoutCutoff { depth: 40 }),
-            JunglePlayout::default(),
-            JungleEvaluator::default(),
         )
         .unwrap()
     };
@@ -288,7 +297,11 @@ fn a_node_budget_and_the_memory_cap_bound_the_tree() {
     let report = search.search(&info, &Limits::nodes(20));
     assert_eq!(report.stats.stop, StopReason::Nodes);
     assert!(report.stats.nodes <= 20);
-    let mut capped = Ismcts::<ShellInfo>::new(MctsConfig::default().with_max_nodes(10)).unwrap();
+    let mut capped = Ismcts::<ShellInfo>::new(
+        MctsKnowledge::uct(),
+        MctsConfig::default().with_max_nodes(10),
+    )
+    .unwrap();
     let report = capped.search(&info, &Limits::iterations(5_000));
     assert_eq!(report.stats.iterations, 5_000);
     assert!(capped.tree_nodes() <= 10);
@@ -296,11 +309,17 @@ fn a_node_budget_and_the_memory_cap_bound_the_tree() {
 
 #[test]
 fn bad_settings_are_refused() {
-    let error = Ismcts::<ShellInfo>::new(MctsConfig::default().with_threads(0)).unwrap_err();
+    let error =
+        Ismcts::<ShellInfo>::new(MctsKnowledge::uct(), MctsConfig::default().with_threads(0))
+            .unwrap_err();
     assert!(error.to_string().contains("threads"), "{error}");
     let tree = MctsConfig::default().with_parallelism(Parallelism::Tree);
-    let error = Ismcts::<ShellInfo>::new(tree).unwrap_err();
+    let error = Ismcts::<ShellInfo>::new(MctsKnowledge::uct(), tree).unwrap_err();
     assert!(error.to_string().contains("parallelism"), "{error}");
-    let error = Ismcts::<ShellInfo>::new(MctsConfig::default().with_batch_size(4)).unwrap_err();
+    let error = Ismcts::<ShellInfo>::new(
+        MctsKnowledge::uct(),
+        MctsConfig::default().with_batch_size(4),
+    )
+    .unwrap_err();
     assert!(error.to_string().contains("batch_size"), "{error}");
 }

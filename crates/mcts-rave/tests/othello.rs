@@ -3,7 +3,7 @@
 use bitboard_othello::{Board, CornerFirstPlayout, Move, RandomPlayout};
 use game_traits::testing::{Tactic, TacticalCase, check_tactics, tactical_case, tactical_cases};
 use game_traits::{Game, Limits, Player, Searcher};
-use mcts_rave::{Mcts, MctsConfig, Rave, same_hash};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge, Rave, same_hash};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -37,20 +37,24 @@ fn othello_wins_and_defends_right_after_a_pass() {
 /// play a good move in every case.
 fn check_all(cases: &[TacticalCase<Board>], iterations: u64) {
     let limits = Limits::iterations(iterations);
-    let mut uct = Mcts::uct(MctsConfig::default().with_seed(1))
-        .unwrap()
-        .with_playout(CornerFirstPlayout::default())
-        .with_root_check(same_hash);
+    let mut uct = Mcts::new(
+        MctsKnowledge::uct().with_playout(CornerFirstPlayout::default()),
+        MctsConfig::default().with_seed(1),
+    )
+    .unwrap()
+    .with_root_check(same_hash);
     if let Err(failure) = check_tactics(&mut uct, cases, &limits) {
         panic!("UCT: {failure}");
     }
     let config = MctsConfig::default()
         .with_seed(2)
         .with_exploration(Rave::OTHELLO_EXPLORATION);
-    let mut rave = Mcts::rave(config, Rave::new())
-        .unwrap()
-        .with_playout(RandomPlayout)
-        .with_root_check(same_hash);
+    let mut rave = Mcts::new(
+        MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+        config,
+    )
+    .unwrap()
+    .with_root_check(same_hash);
     if let Err(failure) = check_tactics(&mut rave, cases, &limits) {
         panic!("RAVE: {failure}");
     }
@@ -89,9 +93,11 @@ fn after_pass_cases(depth: u32, wanted: usize, seed: u64) -> Vec<TacticalCase<Bo
 
 #[test]
 fn rave_keeps_amaf_values_for_othello_moves() {
-    let mut rave = Mcts::rave(MctsConfig::default(), Rave::new())
-        .unwrap()
-        .with_playout(bitboard_othello::RandomPlayout);
+    let mut rave = Mcts::new(
+        MctsKnowledge::rave(Rave::new()).with_playout(bitboard_othello::RandomPlayout),
+        MctsConfig::default(),
+    )
+    .unwrap();
     let report = rave.search(&Board::start(), &Limits::iterations(2_000));
     assert_eq!(report.moves.len(), 4);
     for info in &report.moves {
@@ -118,9 +124,12 @@ fn time_budget_of_200_ms_is_kept() {
     let limits = Limits::time(Duration::from_millis(200));
     for threads in [1, 2] {
         let config = MctsConfig::default().with_threads(threads);
-        let mut searcher = Mcts::rave(config, Rave::new())
-            .unwrap()
-            .with_playout(bitboard_othello::CornerFirstPlayout::default());
+        let mut searcher = Mcts::new(
+            MctsKnowledge::rave(Rave::new())
+                .with_playout(bitboard_othello::CornerFirstPlayout::default()),
+            config,
+        )
+        .unwrap();
         let mut board = Board::start();
         let mut slowest = Duration::ZERO;
         for _ in 0..10 {

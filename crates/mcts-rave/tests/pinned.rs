@@ -17,8 +17,8 @@ use game_traits::testing::{
     ExplicitTree, Nim, RandomTree, TicTacToe, TicTacToeHeuristic, TreeEvaluator, TreeGame,
     assert_matches_pinned,
 };
-use game_traits::{Game, Limits, SearchReport, Searcher, UniformPlayout};
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, Uct, same_hash};
+use game_traits::{Game, Limits, SearchReport, Searcher};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, MctsKnowledge, Rave, same_hash};
 use rand::SeedableRng;
 
 /// A report as one line: every number as its exact bits, no time.
@@ -102,68 +102,78 @@ fn cases() -> Vec<(String, String)> {
     let ttt_center = TicTacToe::from_moves(&[4]).unwrap();
     let ttt_win: TicTacToe = "xx.oo.... x".parse().unwrap();
     for threads in [1, 2] {
-        let mut uct = Mcts::uct(config(1, threads)).unwrap();
+        let mut uct = Mcts::new(MctsKnowledge::uct(), config(1, threads)).unwrap();
         add(
             &format!("ttt uct threads {threads}"),
             report_line(&uct.search(&ttt, &Limits::iterations(3_000))),
         );
-        let mut rave = Mcts::rave(config(2, threads), Rave::new()).unwrap();
+        let mut rave = Mcts::new(MctsKnowledge::rave(Rave::new()), config(2, threads)).unwrap();
         add(
             &format!("ttt rave threads {threads}"),
             report_line(&rave.search(&ttt_center, &Limits::iterations(3_000))),
         );
-        let mut equivalence = Mcts::rave(config(3, threads), Rave::equivalence(300.0)).unwrap();
+        let mut equivalence = Mcts::new(
+            MctsKnowledge::rave(Rave::equivalence(300.0)),
+            config(3, threads),
+        )
+        .unwrap();
         add(
             &format!("ttt rave k=300 threads {threads}"),
             report_line(&equivalence.search(&ttt, &Limits::iterations(2_000))),
         );
     }
-    let mut solved = Mcts::uct(config(4, 1)).unwrap();
+    let mut solved = Mcts::new(MctsKnowledge::uct(), config(4, 1)).unwrap();
     add(
         "ttt proven win",
         report_line(&solved.search(&ttt_win, &Limits::iterations(5_000))),
     );
-    let mut nodes = Mcts::uct(config(5, 1)).unwrap();
+    let mut nodes = Mcts::new(MctsKnowledge::uct(), config(5, 1)).unwrap();
     add(
         "ttt node budget",
         report_line(&nodes.search(&ttt, &Limits::nodes(400))),
     );
-    let mut capped = Mcts::rave(config(6, 1).with_max_nodes(300), Rave::new()).unwrap();
+    let mut capped = Mcts::new(
+        MctsKnowledge::rave(Rave::new()),
+        config(6, 1).with_max_nodes(300),
+    )
+    .unwrap();
     add(
         "ttt memory cap",
         report_line(&capped.search(&ttt, &Limits::iterations(4_000))),
     );
-    let mut leaves = Mcts::uct(config(7, 1))
-        .unwrap()
-        .with_evaluator(TicTacToeHeuristic);
+    let mut leaves = Mcts::new(
+        MctsKnowledge::uct().with_evaluator(TicTacToeHeuristic),
+        config(7, 1).with_leaf(LeafEvaluation::Evaluator),
+    )
+    .unwrap();
     add(
         "ttt evaluator leaves",
         report_line(&leaves.search(&ttt, &Limits::iterations(2_000))),
     );
-    let mut rave_leaves = Mcts::rave(config(8, 1), Rave::new())
-        .unwrap()
-        .with_evaluator(TicTacToeHeuristic);
+    let mut rave_leaves = Mcts::new(
+        MctsKnowledge::rave(Rave::new()).with_evaluator(TicTacToeHeuristic),
+        config(8, 1).with_leaf(LeafEvaluation::Evaluator),
+    )
+    .unwrap();
     add(
         "ttt rave evaluator leaves",
         with_reuse(&mut rave_leaves, &ttt, &Limits::iterations(1_500)),
     );
-    let mut cutoff = Mcts::with_parts(
+    let mut cutoff = Mcts::new(
+        MctsKnowledge::uct().with_evaluator(TicTacToeHeuristic),
         config(9, 1).with_leaf(LeafEvaluation::PlayoutCutoff { depth: 2 }),
-        Uct,
-        UniformPlayout,
-        TicTacToeHeuristic,
     )
     .unwrap();
     add(
         "ttt cutoff",
         report_line(&cutoff.search(&ttt, &Limits::iterations(2_000))),
     );
-    let mut reuse = Mcts::uct(config(10, 1)).unwrap();
+    let mut reuse = Mcts::new(MctsKnowledge::uct(), config(10, 1)).unwrap();
     add(
         "ttt uct reuse",
         with_reuse(&mut reuse, &ttt, &Limits::iterations(2_000)),
     );
-    let mut reuse_two = Mcts::rave(config(11, 2), Rave::new()).unwrap();
+    let mut reuse_two = Mcts::new(MctsKnowledge::rave(Rave::new()), config(11, 2)).unwrap();
     add(
         "ttt rave reuse threads 2",
         with_reuse(&mut reuse_two, &ttt, &Limits::iterations(2_000)),
@@ -171,12 +181,12 @@ fn cases() -> Vec<(String, String)> {
 
     let nim = Nim::with_extra_turns(&[3, 2, 2]);
     for threads in [1, 2] {
-        let mut uct = Mcts::uct(config(12, threads)).unwrap();
+        let mut uct = Mcts::new(MctsKnowledge::uct(), config(12, threads)).unwrap();
         add(
             &format!("nim uct threads {threads}"),
             report_line(&uct.search(&nim, &Limits::iterations(2_000))),
         );
-        let mut rave = Mcts::rave(config(13, threads), Rave::new()).unwrap();
+        let mut rave = Mcts::new(MctsKnowledge::rave(Rave::new()), config(13, threads)).unwrap();
         add(
             &format!("nim rave threads {threads}"),
             report_line(&rave.search(&nim, &Limits::iterations(2_000))),
@@ -185,14 +195,16 @@ fn cases() -> Vec<(String, String)> {
 
     for seed in [1, 2] {
         let tree = explicit_tree(seed);
-        let mut uct = Mcts::uct(config(14, 1)).unwrap();
+        let mut uct = Mcts::new(MctsKnowledge::uct(), config(14, 1)).unwrap();
         add(
             &format!("tree {seed} uct"),
             report_line(&uct.search(&tree, &Limits::iterations(3_000))),
         );
-        let mut leaves = Mcts::uct(config(15, 1))
-            .unwrap()
-            .with_evaluator(TreeEvaluator);
+        let mut leaves = Mcts::new(
+            MctsKnowledge::uct().with_evaluator(TreeEvaluator),
+            config(15, 1).with_leaf(LeafEvaluation::Evaluator),
+        )
+        .unwrap();
         add(
             &format!("tree {seed} evaluator leaves"),
             report_line(&leaves.search(&tree, &Limits::iterations(3_000))),
@@ -204,42 +216,47 @@ fn cases() -> Vec<(String, String)> {
     let start = Board::start();
     let midgame = othello_midgame();
     for threads in [1, 2] {
-        let mut uct = Mcts::uct(config(16, threads))
+        let mut uct = Mcts::new(MctsKnowledge::uct(), config(16, threads))
             .unwrap()
             .with_root_check(same_hash);
         add(
             &format!("othello uct threads {threads}"),
             report_line(&uct.search(&start, &Limits::iterations(1_500))),
         );
-        let mut rave = Mcts::rave(config(17, threads).with_exploration(0.25), Rave::new())
-            .unwrap()
-            .with_root_check(same_hash);
+        let mut rave = Mcts::new(
+            MctsKnowledge::rave(Rave::new()),
+            config(17, threads).with_exploration(0.25),
+        )
+        .unwrap()
+        .with_root_check(same_hash);
         add(
             &format!("othello rave midgame threads {threads}"),
             report_line(&rave.search(&midgame, &Limits::iterations(1_500))),
         );
     }
-    let mut leaves = Mcts::rave(config(18, 1), Rave::new())
-        .unwrap()
-        .with_evaluator(PositionalEvaluator)
-        .with_root_check(same_hash);
+    let mut leaves = Mcts::new(
+        MctsKnowledge::rave(Rave::new()).with_evaluator(PositionalEvaluator),
+        config(18, 1).with_leaf(LeafEvaluation::Evaluator),
+    )
+    .unwrap()
+    .with_root_check(same_hash);
     add(
         "othello rave evaluator leaves reuse",
         with_reuse(&mut leaves, &midgame, &Limits::iterations(2_000)),
     );
-    let mut uct_leaves = Mcts::uct(config(19, 2))
-        .unwrap()
-        .with_evaluator(PositionalEvaluator)
-        .with_root_check(same_hash);
+    let mut uct_leaves = Mcts::new(
+        MctsKnowledge::uct().with_evaluator(PositionalEvaluator),
+        config(19, 2).with_leaf(LeafEvaluation::Evaluator),
+    )
+    .unwrap()
+    .with_root_check(same_hash);
     add(
         "othello uct evaluator leaves threads 2",
         report_line(&uct_leaves.search(&start, &Limits::iterations(2_000))),
     );
-    let mut cutoff = Mcts::with_parts(
+    let mut cutoff = Mcts::new(
+        MctsKnowledge::uct().with_evaluator(PositionalEvaluator),
         config(20, 1).with_leaf(LeafEvaluation::PlayoutCutoff { depth: 6 }),
-        Uct,
-        UniformPlayout,
-        PositionalEvaluator,
     )
     .unwrap()
     .with_root_check(same_hash);
@@ -247,7 +264,9 @@ fn cases() -> Vec<(String, String)> {
         "othello cutoff",
         report_line(&cutoff.search(&midgame, &Limits::iterations(1_000))),
     );
-    let mut budget = Mcts::uct(config(21, 1)).unwrap().with_root_check(same_hash);
+    let mut budget = Mcts::new(MctsKnowledge::uct(), config(21, 1))
+        .unwrap()
+        .with_root_check(same_hash);
     add(
         "othello node budget",
         report_line(&budget.search(&midgame, &Limits::nodes(600))),

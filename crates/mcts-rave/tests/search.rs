@@ -9,10 +9,8 @@ use game_traits::testing::{
     ExplicitTree, Nim, RandomTree, TicTacToe, TicTacToeHeuristic, TreeEvaluator, TreeGame,
     check_against_minimax, random_positions,
 };
-use game_traits::{
-    ActionSpace, Game, Limits, OutcomeEvaluator, SearchReport, Searcher, UniformPlayout,
-};
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, Rave, Uct};
+use game_traits::{ActionSpace, Game, Limits, OutcomeEvaluator, SearchReport, Searcher};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, MctsKnowledge, Rave};
 use rand::SeedableRng;
 
 fn random_tree(seed: u64, same_player_probability: f64) -> TreeGame {
@@ -67,8 +65,15 @@ fn root_value_converges_to_minimax_on_random_trees() {
         ..RandomTree::default()
     };
     let trees: Vec<TreeGame> = (0..30).map(|seed| tree_of_shape(&shape, seed)).collect();
-    let uct = |seed| Mcts::uct(MctsConfig::default().with_seed(seed)).unwrap();
-    let rave = |seed| Mcts::rave(MctsConfig::default().with_seed(seed), Rave::new()).unwrap();
+    let uct =
+        |seed| Mcts::new(MctsKnowledge::uct(), MctsConfig::default().with_seed(seed)).unwrap();
+    let rave = |seed| {
+        Mcts::new(
+            MctsKnowledge::rave(Rave::new()),
+            MctsConfig::default().with_seed(seed),
+        )
+        .unwrap()
+    };
     for (name, small, large) in [
         (
             "uct",
@@ -90,7 +95,7 @@ fn root_value_converges_to_minimax_on_random_trees() {
     // the value close, on positions inside the trees too.
     for (seed, root) in trees.iter().enumerate().take(10) {
         let positions = random_positions(root, 5, seed as u64);
-        let mut searcher = Mcts::uct(MctsConfig::default()).unwrap();
+        let mut searcher = Mcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
         check_against_minimax(
             &mut searcher,
             &positions,
@@ -109,10 +114,19 @@ fn nim_with_extra_turns_values_converge() {
     let positions = random_positions(&start, 20, 9);
     assert_eq!(positions.len(), 20);
     for make in [
-        |seed| Box::new(Mcts::uct(MctsConfig::default().with_seed(seed)).unwrap()) as Box<_>,
         |seed| {
-            Box::new(Mcts::rave(MctsConfig::default().with_seed(seed), Rave::new()).unwrap())
-                as Box<dyn Searcher<Nim>>
+            Box::new(
+                Mcts::new(MctsKnowledge::uct(), MctsConfig::default().with_seed(seed)).unwrap(),
+            ) as Box<_>
+        },
+        |seed| {
+            Box::new(
+                Mcts::new(
+                    MctsKnowledge::rave(Rave::new()),
+                    MctsConfig::default().with_seed(seed),
+                )
+                .unwrap(),
+            ) as Box<dyn Searcher<Nim>>
         },
     ] {
         let mut searcher: Box<dyn Searcher<Nim>> = make(5);
@@ -130,8 +144,12 @@ fn nim_with_extra_turns_values_converge() {
 /// Plays UCT and RAVE (with `rave`) from the same seed on `positions` and
 /// says whether every report was identical.
 fn same_as_uct<G: ActionSpace>(positions: &[G], rave: Rave, iterations: u64) -> bool {
-    let mut uct = Mcts::uct(MctsConfig::default().with_seed(17)).unwrap();
-    let mut rave = Mcts::rave(MctsConfig::default().with_seed(17), rave).unwrap();
+    let mut uct = Mcts::new(MctsKnowledge::uct(), MctsConfig::default().with_seed(17)).unwrap();
+    let mut rave = Mcts::new(
+        MctsKnowledge::rave(rave),
+        MctsConfig::default().with_seed(17),
+    )
+    .unwrap();
     positions.iter().all(|position| {
         // Positions of different explicit trees may print alike.
         uct.reset();
@@ -171,7 +189,7 @@ fn same_seed_same_search_at_one_and_two_threads() {
     for threads in [1, 2] {
         let config = MctsConfig::default().with_seed(99).with_threads(threads);
         let run = |config: MctsConfig| {
-            let mut searcher = Mcts::rave(config, Rave::new()).unwrap();
+            let mut searcher = Mcts::new(MctsKnowledge::rave(Rave::new()), config).unwrap();
             timeless(&searcher.search(&position, &Limits::iterations(5_000)))
         };
         let first = run(config.clone());
@@ -188,7 +206,7 @@ fn same_seed_same_search_at_one_and_two_threads() {
 #[test]
 fn report_has_statistics_for_every_root_move() {
     let position = TicTacToe::from_moves(&[0, 4]).unwrap();
-    let mut searcher = Mcts::rave(MctsConfig::default(), Rave::new()).unwrap();
+    let mut searcher = Mcts::new(MctsKnowledge::rave(Rave::new()), MctsConfig::default()).unwrap();
     let report = searcher.search(&position, &Limits::iterations(4_000));
     assert_eq!(report.moves.len(), 7);
     let visits: u64 = report.moves.iter().map(|info| info.visits).sum();
@@ -215,7 +233,7 @@ fn report_has_statistics_for_every_root_move() {
 #[test]
 fn advance_keeps_the_subtrees_of_the_move_and_the_reply() {
     let start = TicTacToe::new();
-    let mut searcher = Mcts::uct(MctsConfig::default()).unwrap();
+    let mut searcher = Mcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
     let first = searcher.search(&start, &Limits::iterations(20_000));
     let (mv, reply) = (first.pv[0], first.pv[1]);
     let kept = first
@@ -247,7 +265,11 @@ fn advance_keeps_the_subtrees_of_the_move_and_the_reply() {
     assert_eq!(searcher.root_visits(), report.stats.iterations);
     assert!(report.stats.iterations < 500);
     // Without reuse, advance keeps nothing.
-    let mut cold = Mcts::uct(MctsConfig::default().with_reuse_tree(false)).unwrap();
+    let mut cold = Mcts::new(
+        MctsKnowledge::uct(),
+        MctsConfig::default().with_reuse_tree(false),
+    )
+    .unwrap();
     cold.search(&start, &Limits::iterations(1_000));
     cold.advance(mv);
     let report = cold.search(
@@ -262,7 +284,7 @@ fn advance_keeps_the_subtrees_of_the_move_and_the_reply() {
 
 #[test]
 fn advance_with_an_illegal_move_drops_the_tree() {
-    let mut searcher = Mcts::uct(MctsConfig::default()).unwrap();
+    let mut searcher = Mcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
     let start = TicTacToe::from_moves(&[4]).unwrap();
     searcher.search(&start, &Limits::iterations(1_000));
     searcher.advance(4); // occupied
@@ -273,7 +295,8 @@ fn advance_with_an_illegal_move_drops_the_tree() {
 
 #[test]
 fn node_cap_bounds_the_tree() {
-    let mut searcher = Mcts::uct(MctsConfig::default().with_threads(2)).unwrap();
+    let mut searcher =
+        Mcts::new(MctsKnowledge::uct(), MctsConfig::default().with_threads(2)).unwrap();
     let report = searcher.search(
         &TicTacToe::new(),
         &Limits::iterations(100_000).with_nodes(600),
@@ -282,7 +305,11 @@ fn node_cap_bounds_the_tree() {
     assert!(report.stats.iterations < 100_000);
     assert!(report.best.is_some());
     // The memory cap stops the growth, not the search.
-    let mut capped = Mcts::uct(MctsConfig::default().with_max_nodes(300)).unwrap();
+    let mut capped = Mcts::new(
+        MctsKnowledge::uct(),
+        MctsConfig::default().with_max_nodes(300),
+    )
+    .unwrap();
     let report = capped.search(&TicTacToe::new(), &Limits::iterations(20_000));
     assert!(report.stats.nodes <= 300);
     assert!(report.stats.nodes > 250);
@@ -293,12 +320,13 @@ fn node_cap_bounds_the_tree() {
 #[test]
 fn stop_flag_and_time_limit_end_the_search() {
     let stop = Arc::new(AtomicBool::new(true));
-    let mut searcher = Mcts::uct(MctsConfig::default()).unwrap();
+    let mut searcher = Mcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
     let report = searcher.search(&TicTacToe::new(), &Limits::none().with_stop(stop));
     assert_eq!(report.stats.iterations, 0);
     assert!(report.best.is_some());
     for threads in [1, 2] {
-        let mut searcher = Mcts::uct(
+        let mut searcher = Mcts::new(
+            MctsKnowledge::uct(),
             MctsConfig::default()
                 .with_threads(threads)
                 .with_max_nodes(u64::from(u32::MAX)),
@@ -316,7 +344,11 @@ fn stop_flag_and_time_limit_end_the_search() {
         assert!(report.stats.iterations > 100);
     }
     // No limit at all: the default budget.
-    let mut searcher = Mcts::uct(MctsConfig::default().with_default_iterations(777)).unwrap();
+    let mut searcher = Mcts::new(
+        MctsKnowledge::uct(),
+        MctsConfig::default().with_default_iterations(777),
+    )
+    .unwrap();
     let report = searcher.search(&TicTacToe::new(), &Limits::none());
     assert_eq!(report.stats.iterations, 777);
 }
@@ -325,11 +357,9 @@ fn stop_flag_and_time_limit_end_the_search() {
 fn evaluator_leaves_and_cutoffs() {
     let trees: Vec<TreeGame> = (0..20).map(|seed| random_tree(seed + 100, 0.2)).collect();
     let evaluate = |leaf: LeafEvaluation, seed: u64| {
-        Mcts::with_parts(
+        Mcts::new(
+            MctsKnowledge::uct().with_evaluator(TreeEvaluator),
             MctsConfig::default().with_seed(seed).with_leaf(leaf),
-            Uct,
-            UniformPlayout,
-            TreeEvaluator,
         )
         .unwrap()
     };
@@ -350,10 +380,11 @@ fn evaluator_leaves_and_cutoffs() {
     assert!(large < 0.05 && large * 3.0 < small, "{small} -> {large}");
     // And cut-off playouts on tic-tac-toe still find the win.
     let position: TicTacToe = "xx.oo.... x".parse().unwrap();
-    let mut searcher =
-        Mcts::uct(MctsConfig::default().with_leaf(LeafEvaluation::PlayoutCutoff { depth: 2 }))
-            .unwrap()
-            .with_evaluator(TicTacToeHeuristic);
+    let mut searcher = Mcts::new(
+        MctsKnowledge::uct().with_evaluator(TicTacToeHeuristic),
+        MctsConfig::default().with_leaf(LeafEvaluation::PlayoutCutoff { depth: 2 }),
+    )
+    .unwrap();
     let report = searcher.search(&position, &Limits::iterations(2_000));
     assert_eq!(report.best, Some(2));
 }
@@ -365,9 +396,11 @@ fn evaluator_values_are_taken_from_the_right_side() {
     // over is worth -0.5 to its mover, an extra turn +0.5.
     let half = || game_traits::FnEvaluator::new(|_: &Nim| 0.5);
     let position = Nim::with_extra_turns(&[1, 2]);
-    let mut searcher = Mcts::uct(MctsConfig::default().with_leaf(LeafEvaluation::Evaluator))
-        .unwrap()
-        .with_evaluator(half());
+    let mut searcher = Mcts::new(
+        MctsKnowledge::uct().with_evaluator(half()),
+        MctsConfig::default().with_leaf(LeafEvaluation::Evaluator),
+    )
+    .unwrap();
     let report = searcher.search(&position, &Limits::iterations(3));
     let values: Vec<f32> = report
         .moves
@@ -386,8 +419,8 @@ fn evaluator_values_are_taken_from_the_right_side() {
 #[test]
 fn boxed_searchers_and_names() {
     let mut searchers: Vec<Box<dyn Searcher<TicTacToe>>> = vec![
-        Box::new(Mcts::uct(MctsConfig::default()).unwrap()),
-        Box::new(Mcts::rave(MctsConfig::default(), Rave::new()).unwrap()),
+        Box::new(Mcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap()),
+        Box::new(Mcts::new(MctsKnowledge::rave(Rave::new()), MctsConfig::default()).unwrap()),
     ];
     let names: Vec<String> = searchers.iter().map(|s| s.name()).collect();
     assert_eq!(names, ["uct", "rave"]);
@@ -399,8 +432,17 @@ fn boxed_searchers_and_names() {
                 .is_some()
         );
     }
-    assert!(Mcts::<TicTacToe>::uct(MctsConfig::default().with_threads(0)).is_err());
-    assert!(Mcts::<TicTacToe, Rave>::rave(MctsConfig::default(), Rave::minimum_mse(-1.0)).is_err());
+    assert!(
+        Mcts::<TicTacToe>::new(MctsKnowledge::uct(), MctsConfig::default().with_threads(0))
+            .is_err()
+    );
+    assert!(
+        Mcts::<TicTacToe, Rave>::new(
+            MctsKnowledge::rave(Rave::minimum_mse(-1.0)),
+            MctsConfig::default()
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -411,7 +453,7 @@ fn a_root_check_tells_explicit_trees_apart() {
         Arc::ptr_eq(a.tree(), b.tree()) && a.node_index() == b.node_index()
     }
     let (a, b) = (random_tree(1, 0.0), random_tree(2, 0.0));
-    let mut searcher = Mcts::rave(MctsConfig::default(), Rave::new())
+    let mut searcher = Mcts::new(MctsKnowledge::rave(Rave::new()), MctsConfig::default())
         .unwrap()
         .with_root_check(same_tree_node);
     // (A search ends early once the solver proves its root.)
@@ -456,7 +498,7 @@ fn amaf_tree(next: game_traits::Player, outcome_for_first: f32) -> TreeGame {
 #[test]
 fn amaf_counts_a_move_only_for_the_player_who_would_play_it() {
     let amaf_of = |root: &TreeGame, mv: usize| {
-        let mut rave = Mcts::rave(MctsConfig::default(), Rave::new()).unwrap();
+        let mut rave = Mcts::new(MctsKnowledge::rave(Rave::new()), MctsConfig::default()).unwrap();
         let report = rave.search(root, &Limits::iterations(200));
         report
             .moves
@@ -512,7 +554,7 @@ fn uct_needs_nothing_but_the_rules() {
             stones,
             to_move: game_traits::Player::Second,
         };
-        let mut uct = Mcts::uct(MctsConfig::default()).unwrap();
+        let mut uct = Mcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
         let report = uct.search(&game, &Limits::iterations(3_000));
         assert_eq!(report.best, Some(stones % 4), "{stones} stones");
         assert!(report.value > 0.5, "{stones}: {}", report.value);
@@ -529,13 +571,13 @@ fn the_solver_can_be_switched_off() {
         let config = MctsConfig::default()
             .with_seed(3)
             .with_parallelism(parallelism);
-        let mut solving = Mcts::uct(config.clone()).unwrap();
+        let mut solving = Mcts::new(MctsKnowledge::uct(), config.clone()).unwrap();
         let report = solving.search(&win_now, &limits);
         assert_eq!(report.best, Some(2));
         assert_eq!(report.stats.stop, StopReason::Solved);
         assert!(report.stats.iterations < 2_000);
 
-        let mut plain = Mcts::uct(config.with_solver(false)).unwrap();
+        let mut plain = Mcts::new(MctsKnowledge::uct(), config.with_solver(false)).unwrap();
         let report = plain.search(&win_now, &limits);
         assert_eq!(report.best, Some(2));
         assert_eq!(report.stats.stop, StopReason::Iterations);

@@ -14,10 +14,11 @@ use game_traits::testing::{
 };
 use game_traits::{
     Batch, BatchEvaluator, Game, Limits, OutcomeEvaluator, SearchReport, Searcher, StopReason,
-    UniformPlayout, UniformPrior,
+    UniformPrior,
 };
 use mcts_rave::{
-    LeafEvaluation, Mcts, MctsConfig, Parallelism, Rave, StatsSync, TreePolicy, Uct, same_hash,
+    LeafEvaluation, Mcts, MctsConfig, MctsKnowledge, Parallelism, Rave, StatsSync, TreePolicy, Uct,
+    same_hash,
 };
 use rand::SeedableRng;
 
@@ -84,18 +85,14 @@ where
 {
     for sync in [StatsSync::Atomic, StatsSync::Mutex] {
         same_searches(
-            Mcts::with_parts(
+            Mcts::new(
+                MctsKnowledge::uct().with_policy(policy.clone()),
                 config.clone(),
-                policy.clone(),
-                UniformPlayout,
-                OutcomeEvaluator,
             )
             .unwrap(),
-            Mcts::with_parts(
+            Mcts::new(
+                MctsKnowledge::uct().with_policy(policy.clone()),
                 tree_mode(config.clone(), sync),
-                policy.clone(),
-                UniformPlayout,
-                OutcomeEvaluator,
             )
             .unwrap(),
             positions,
@@ -148,18 +145,14 @@ fn one_thread_on_a_shared_tree_is_the_sequential_search() {
         let config = config.clone().with_leaf(leaf);
         for sync in [StatsSync::Atomic, StatsSync::Mutex] {
             same_searches(
-                Mcts::with_parts(
+                Mcts::new(
+                    MctsKnowledge::rave(Rave::new()).with_evaluator(TicTacToeHeuristic),
                     config.clone(),
-                    Rave::new(),
-                    UniformPlayout,
-                    TicTacToeHeuristic,
                 )
                 .unwrap(),
-                Mcts::with_parts(
+                Mcts::new(
+                    MctsKnowledge::rave(Rave::new()).with_evaluator(TicTacToeHeuristic),
                     tree_mode(config.clone(), sync),
-                    Rave::new(),
-                    UniformPlayout,
-                    TicTacToeHeuristic,
                 )
                 .unwrap(),
                 &tic_tac_toe,
@@ -171,24 +164,32 @@ fn one_thread_on_a_shared_tree_is_the_sequential_search() {
     let othello = random_positions(&Board::start(), 3, 3);
     let config = MctsConfig::default().with_seed(6).with_exploration(0.25);
     same_searches(
-        Mcts::rave(config.clone(), Rave::new())
-            .unwrap()
-            .with_playout(RandomPlayout)
-            .with_root_check(same_hash),
-        Mcts::rave(tree_mode(config.clone(), StatsSync::Atomic), Rave::new())
-            .unwrap()
-            .with_playout(RandomPlayout)
-            .with_root_check(same_hash),
+        Mcts::new(
+            MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+            config.clone(),
+        )
+        .unwrap()
+        .with_root_check(same_hash),
+        Mcts::new(
+            MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+            tree_mode(config.clone(), StatsSync::Atomic),
+        )
+        .unwrap()
+        .with_root_check(same_hash),
         &othello,
         &Limits::iterations(1_500),
     );
     same_searches(
-        Mcts::uct(config.clone().with_leaf(LeafEvaluation::Evaluator))
-            .unwrap()
-            .with_evaluator(PositionalEvaluator),
-        Mcts::uct(tree_mode(config, StatsSync::Atomic).with_leaf(LeafEvaluation::Evaluator))
-            .unwrap()
-            .with_evaluator(PositionalEvaluator),
+        Mcts::new(
+            MctsKnowledge::uct().with_evaluator(PositionalEvaluator),
+            config.clone().with_leaf(LeafEvaluation::Evaluator),
+        )
+        .unwrap(),
+        Mcts::new(
+            MctsKnowledge::uct().with_evaluator(PositionalEvaluator),
+            tree_mode(config, StatsSync::Atomic).with_leaf(LeafEvaluation::Evaluator),
+        )
+        .unwrap(),
         &othello,
         &Limits::iterations(1_500),
     );
@@ -215,9 +216,11 @@ fn batches_of_leaves_go_to_the_evaluator_whole() {
     for batch_size in [1, 8] {
         let network = Counted::default();
         let config = MctsConfig::default().with_batch_size(batch_size);
-        let mut search = Mcts::uct(config)
-            .unwrap()
-            .with_batch_evaluator(network.clone());
+        let mut search = Mcts::new(
+            MctsKnowledge::uct().with_batch_evaluator(network.clone()),
+            config.with_leaf(LeafEvaluation::Evaluator),
+        )
+        .unwrap();
         let report = search.search(&position, &Limits::iterations(800));
         assert_eq!(report.stats.iterations, 800);
         let calls = network.calls.load(Ordering::Relaxed);
@@ -229,16 +232,18 @@ fn batches_of_leaves_go_to_the_evaluator_whole() {
         }
     }
     // A batch of one is the plain evaluator, number for number.
-    let sequential = Mcts::uct(MctsConfig::default().with_leaf(LeafEvaluation::Evaluator))
-        .unwrap()
-        .with_evaluator(PositionalEvaluator);
-    let batched = Mcts::uct(
+    let sequential = Mcts::new(
+        MctsKnowledge::uct().with_evaluator(PositionalEvaluator),
+        MctsConfig::default().with_leaf(LeafEvaluation::Evaluator),
+    )
+    .unwrap();
+    let batched = Mcts::new(
+        MctsKnowledge::uct().with_batch_evaluator(Counted::default()),
         MctsConfig::default()
             .with_leaf(LeafEvaluation::Evaluator)
             .with_parallelism(Parallelism::Tree),
     )
-    .unwrap()
-    .with_batch_evaluator(Counted::default());
+    .unwrap();
     same_searches(sequential, batched, &[position], &Limits::iterations(600));
 }
 
@@ -255,13 +260,13 @@ fn two_threads_keep_the_contract() {
                 .with_stats_sync(sync)
                 .with_batch_size(batch_size);
             check_limits_contract(
-                || Mcts::uct(config.clone()).unwrap(),
+                || Mcts::new(MctsKnowledge::uct(), config.clone()).unwrap(),
                 &TicTacToe::new(),
                 &options,
             )
             .unwrap();
             check_limits_contract(
-                || Mcts::rave(config.clone(), Rave::new()).unwrap(),
+                || Mcts::new(MctsKnowledge::rave(Rave::new()), config.clone()).unwrap(),
                 &Nim::with_extra_turns(&[3, 2, 2]),
                 &options,
             )
@@ -271,10 +276,12 @@ fn two_threads_keep_the_contract() {
     let config = two_threads(MctsConfig::default());
     check_limits_contract(
         || {
-            Mcts::rave(config.clone(), Rave::new())
-                .unwrap()
-                .with_playout(RandomPlayout)
-                .with_root_check(same_hash)
+            Mcts::new(
+                MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+                config.clone(),
+            )
+            .unwrap()
+            .with_root_check(same_hash)
         },
         &Board::start(),
         &options,
@@ -282,10 +289,15 @@ fn two_threads_keep_the_contract() {
     .unwrap();
     check_limits_contract(
         || {
-            Mcts::uct(config.clone().with_batch_size(8))
-                .unwrap()
-                .with_evaluator(PositionalEvaluator)
-                .with_root_check(same_hash)
+            Mcts::new(
+                MctsKnowledge::uct().with_evaluator(PositionalEvaluator),
+                config
+                    .clone()
+                    .with_batch_size(8)
+                    .with_leaf(LeafEvaluation::Evaluator),
+            )
+            .unwrap()
+            .with_root_check(same_hash)
         },
         &Board::start(),
         &options,
@@ -296,9 +308,11 @@ fn two_threads_keep_the_contract() {
     let positions = random_positions(&TicTacToe::new(), 5, 4);
     check_repeatable(
         || {
-            Mcts::rave(batched.clone(), Rave::new())
-                .unwrap()
-                .with_evaluator(TicTacToeHeuristic)
+            Mcts::new(
+                MctsKnowledge::rave(Rave::new()).with_evaluator(TicTacToeHeuristic),
+                batched.clone().with_leaf(LeafEvaluation::Evaluator),
+            )
+            .unwrap()
         },
         &positions,
         &Limits::iterations(500),
@@ -312,21 +326,26 @@ fn two_threads_find_wins_and_defences() {
     let defences = tactical_cases(&TicTacToe::new(), 2, 6, 12);
     for sync in [StatsSync::Atomic, StatsSync::Mutex] {
         let config = two_threads(MctsConfig::default()).with_stats_sync(sync);
-        let mut uct = Mcts::uct(config.clone()).unwrap();
+        let mut uct = Mcts::new(MctsKnowledge::uct(), config.clone()).unwrap();
         check_tactics(&mut uct, &wins, &Limits::iterations(2_000)).unwrap();
         check_tactics(&mut uct, &defences, &Limits::iterations(4_000)).unwrap();
-        let mut rave = Mcts::rave(config.with_batch_size(4), Rave::new()).unwrap();
+        let mut rave =
+            Mcts::new(MctsKnowledge::rave(Rave::new()), config.with_batch_size(4)).unwrap();
         check_tactics(&mut rave, &wins, &Limits::iterations(2_000)).unwrap();
     }
     let nim = tactical_cases(&Nim::with_extra_turns(&[3, 2, 2]), 3, 8, 5);
-    let mut uct = Mcts::uct(two_threads(MctsConfig::default())).unwrap();
+    let mut uct = Mcts::new(MctsKnowledge::uct(), two_threads(MctsConfig::default())).unwrap();
     check_tactics(&mut uct, &nim, &Limits::iterations(3_000)).unwrap();
 }
 
 #[test]
 fn two_threads_converge_to_minimax_and_prove_the_toys() {
     let nim = random_positions(&Nim::with_extra_turns(&[2, 3, 2]), 12, 9);
-    let mut searcher = Mcts::rave(two_threads(MctsConfig::default()), Rave::new()).unwrap();
+    let mut searcher = Mcts::new(
+        MctsKnowledge::rave(Rave::new()),
+        two_threads(MctsConfig::default()),
+    )
+    .unwrap();
     check_against_minimax(
         &mut searcher,
         &nim,
@@ -338,9 +357,11 @@ fn two_threads_converge_to_minimax_and_prove_the_toys() {
     let trees: Vec<TreeGame> = (0..6).map(explicit_tree).collect();
     for tree in &trees {
         let positions = random_positions(tree, 3, 1);
-        let mut searcher = Mcts::uct(two_threads(MctsConfig::default().with_seed(2)))
-            .unwrap()
-            .with_evaluator(TreeEvaluator);
+        let mut searcher = Mcts::new(
+            MctsKnowledge::uct().with_evaluator(TreeEvaluator),
+            two_threads(MctsConfig::default().with_seed(2)).with_leaf(LeafEvaluation::Evaluator),
+        )
+        .unwrap();
         check_against_minimax(
             &mut searcher,
             &positions,
@@ -363,7 +384,7 @@ fn two_threads_prove_what_one_thread_proves() {
     let limits = Limits::iterations(60_000);
     let mut proven = 0;
     for position in random_positions(&TicTacToe::new(), 40, 13) {
-        let mut sequential = Mcts::uct(MctsConfig::default()).unwrap();
+        let mut sequential = Mcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
         let expected = sequential.search(&position, &limits);
         if expected.stats.stop != StopReason::Solved {
             continue;
@@ -378,7 +399,8 @@ fn two_threads_prove_what_one_thread_proves() {
             let mut solved = false;
             for seed in 0..3 {
                 let config = two_threads(MctsConfig::default().with_seed(seed));
-                let mut shared = Mcts::uct(config.with_stats_sync(sync)).unwrap();
+                let mut shared =
+                    Mcts::new(MctsKnowledge::uct(), config.with_stats_sync(sync)).unwrap();
                 let budget = Limits::iterations(2_000_000);
                 let report = shared.search(&position, &budget);
                 shared.check_visit_counts().unwrap();
@@ -400,7 +422,7 @@ fn a_shared_tree_stays_under_its_memory_cap() {
         let config = two_threads(MctsConfig::default())
             .with_stats_sync(sync)
             .with_max_nodes(3_000);
-        let mut searcher = Mcts::rave(config, Rave::new()).unwrap();
+        let mut searcher = Mcts::new(MctsKnowledge::rave(Rave::new()), config).unwrap();
         let report = searcher.search(&Board::start(), &Limits::time(Duration::from_millis(300)));
         assert_eq!(report.stats.stop, StopReason::Time);
         assert!(searcher.tree_nodes() <= 3_000);
@@ -417,7 +439,7 @@ fn a_shared_tree_stays_under_its_memory_cap() {
 #[test]
 fn tree_mode_names_and_reuse() {
     let config = two_threads(MctsConfig::default()).with_seed(4);
-    let mut searcher = Mcts::uct(config).unwrap();
+    let mut searcher = Mcts::new(MctsKnowledge::uct(), config).unwrap();
     let state = TicTacToe::new();
     let report = searcher.search(&state, &Limits::iterations(3_000));
     assert_eq!(report.stats.iterations, 3_000);
@@ -519,47 +541,63 @@ fn visit_counts_add_up_under_two_threads() {
                     .with_stats_sync(sync)
                     .with_batch_size(batch_size)
             };
-            visits_add_up(|seed| Mcts::uct(config(seed)).unwrap(), &tic_tac_toe, 300);
             visits_add_up(
-                |seed| Mcts::rave(config(seed), Rave::new()).unwrap(),
+                |seed| Mcts::new(MctsKnowledge::uct(), config(seed)).unwrap(),
                 &tic_tac_toe,
                 300,
             );
             visits_add_up(
-                |seed| Mcts::rave(config(seed), Rave::new()).unwrap(),
+                |seed| Mcts::new(MctsKnowledge::rave(Rave::new()), config(seed)).unwrap(),
+                &tic_tac_toe,
+                300,
+            );
+            visits_add_up(
+                |seed| Mcts::new(MctsKnowledge::rave(Rave::new()), config(seed)).unwrap(),
                 &nim,
                 300,
             );
             visits_add_up(
                 |seed| {
-                    Mcts::uct(config(seed))
-                        .unwrap()
-                        .with_evaluator(TreeEvaluator)
+                    Mcts::new(
+                        MctsKnowledge::uct().with_evaluator(TreeEvaluator),
+                        config(seed).with_leaf(LeafEvaluation::Evaluator),
+                    )
+                    .unwrap()
                 },
                 &trees,
                 300,
             );
             visits_add_up(
-                |seed| Mcts::rave(config(seed).with_max_playout_plies(20), Rave::new()).unwrap(),
+                |seed| {
+                    Mcts::new(
+                        MctsKnowledge::rave(Rave::new()),
+                        config(seed).with_max_playout_plies(20),
+                    )
+                    .unwrap()
+                },
                 &endless,
                 300,
             );
             visits_add_up(
                 |seed| {
-                    Mcts::rave(config(seed), Rave::new())
-                        .unwrap()
-                        .with_playout(RandomPlayout)
-                        .with_root_check(same_hash)
+                    Mcts::new(
+                        MctsKnowledge::rave(Rave::new()).with_playout(RandomPlayout),
+                        config(seed),
+                    )
+                    .unwrap()
+                    .with_root_check(same_hash)
                 },
                 &othello,
                 200,
             );
             visits_add_up(
                 |seed| {
-                    Mcts::uct(config(seed).with_leaf(LeafEvaluation::Evaluator))
-                        .unwrap()
-                        .with_evaluator(PositionalEvaluator)
-                        .with_root_check(same_hash)
+                    Mcts::new(
+                        MctsKnowledge::uct().with_evaluator(PositionalEvaluator),
+                        config(seed).with_leaf(LeafEvaluation::Evaluator),
+                    )
+                    .unwrap()
+                    .with_root_check(same_hash)
                 },
                 &othello,
                 300,

@@ -5,7 +5,7 @@ use game_traits::testing::{
     ExplicitTree, Nim, RandomTree, Tactic, TacticalCase, TicTacToe, check_tactics, tactical_cases,
 };
 use game_traits::{ActionSpace, Game, Limits, Player, Searcher};
-use mcts_rave::{Mcts, MctsConfig, Rave};
+use mcts_rave::{Mcts, MctsConfig, MctsKnowledge, Rave};
 use rand::SeedableRng;
 
 /// Cases of both depths; asserts both players to move are covered for the
@@ -27,14 +27,18 @@ fn cases<G: Game>(start: &G, per_kind: usize, seed: u64) -> Vec<TacticalCase<G>>
 fn check_both<G: ActionSpace>(cases: &[TacticalCase<G>], iterations: u64) {
     let limits = Limits::iterations(iterations);
     let config = MctsConfig::default().with_seed(3);
-    let mut uct = Mcts::uct(config.clone()).unwrap();
+    let mut uct = Mcts::new(MctsKnowledge::uct(), config.clone()).unwrap();
     check_tactics(&mut uct, cases, &limits).unwrap();
-    let mut rave = Mcts::rave(config.clone(), Rave::new()).unwrap();
+    let mut rave = Mcts::new(MctsKnowledge::rave(Rave::new()), config.clone()).unwrap();
     check_tactics(&mut rave, cases, &limits).unwrap();
-    let mut equivalence = Mcts::rave(config.clone(), Rave::equivalence(300.0)).unwrap();
+    let mut equivalence = Mcts::new(
+        MctsKnowledge::rave(Rave::equivalence(300.0)),
+        config.clone(),
+    )
+    .unwrap();
     check_tactics(&mut equivalence, cases, &limits).unwrap();
     // Two threads (root parallelism) too.
-    let mut threaded = Mcts::rave(config.with_threads(2), Rave::new()).unwrap();
+    let mut threaded = Mcts::new(MctsKnowledge::rave(Rave::new()), config.with_threads(2)).unwrap();
     check_tactics(&mut threaded, cases, &limits).unwrap();
 }
 
@@ -82,7 +86,7 @@ fn random_trees_win_and_defend() {
 fn a_searcher_with_too_few_iterations_can_fail() {
     // The check has teeth: a single iteration plays the first move.
     let cases = cases(&TicTacToe::new(), 6, 11);
-    let mut uct = Mcts::uct(MctsConfig::default()).unwrap();
+    let mut uct = Mcts::new(MctsKnowledge::uct(), MctsConfig::default()).unwrap();
     assert!(check_tactics(&mut uct, &cases, &Limits::iterations(1)).is_err());
     // And a game over has no move.
     let finished = TicTacToe::from_moves(&[0, 3, 1, 4, 2]).unwrap();

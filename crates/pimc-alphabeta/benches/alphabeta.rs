@@ -16,8 +16,8 @@ use std::hint::black_box;
 
 use bitboard_othello::HeuristicEvaluator;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use dou_shou_qi::JungleEvaluator;
 use game_traits::{Evaluator, Limits, PositionHash, Searcher};
-use jungle::JungleEvaluator;
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 /// Searches every position to `depth`; returns the nodes and the values.
@@ -30,9 +30,7 @@ fn search_all<G: PositionHash, E: Evaluator<G> + Clone>(
     let mut nodes = 0;
     let mut values = Vec::new();
     for position in positions {
-        let mut search = AlphaBeta::new(evaluator.clone())
-            .with_config(config.clone())
-            .expect("valid settings");
+        let mut search = AlphaBeta::new(evaluator.clone(), config.clone()).expect("valid settings");
         let report = search.search(position, &Limits::depth(depth));
         assert_eq!(report.stats.depth, depth);
         assert!(report.best.is_some_and(|mv| position.is_legal(mv)));

@@ -10,11 +10,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use dou_shou_qi::JungleEvaluator;
+use dou_shou_qi::hidden::{HiddenInfoSet, HiddenRules, Referee};
 use game_traits::hidden::{Arbiter, InfoSetSearcher, WorldEnumeration};
 use game_traits::{InformationSet, Limits};
-use jungle::JungleEvaluator;
-use jungle::hidden::{HiddenInfoSet, HiddenRules, Referee};
-use pimc_alphabeta::{AlphaBeta, Pimc, PimcConfig, RootValues};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig, Pimc, PimcConfig, RootValues};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -49,11 +49,15 @@ fn midgame() -> (Referee, HiddenInfoSet) {
     unreachable!("some seed gives a mid-game")
 }
 
-fn decide(info: &HiddenInfoSet, threads: usize, root_values: RootValues) -> jungle::Move {
-    let mut pimc = Pimc::new(move |_| {
-        AlphaBeta::new(JungleEvaluator::default()).with_root_values(root_values)
-    })
-    .with_config(
+fn decide(info: &HiddenInfoSet, threads: usize, root_values: RootValues) -> dou_shou_qi::Move {
+    let mut pimc = Pimc::new(
+        move |_| {
+            AlphaBeta::new(
+                JungleEvaluator::default(),
+                AlphaBetaConfig::default().with_root_values(root_values),
+            )
+            .unwrap()
+        },
         PimcConfig::default()
             .with_worlds(WORLDS)
             .with_threads(threads)

@@ -20,8 +20,8 @@ mod positions;
 use std::time::{Duration, Instant};
 
 use bitboard_othello::HeuristicEvaluator;
+use dou_shou_qi::JungleEvaluator;
 use game_traits::{Evaluator, Limits, PositionHash, Searcher};
-use jungle::JungleEvaluator;
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 struct Settings {
@@ -77,13 +77,13 @@ fn run<G: PositionHash, E: Evaluator<G> + Clone>(
     let mut time = Duration::ZERO;
     let mut nodes = 0;
     for position in positions {
-        let mut searcher = AlphaBeta::new(evaluator.clone())
-            .with_config(
-                AlphaBetaConfig::default()
-                    .with_threads(threads)
-                    .with_table_from_depth(settings.table_from),
-            )
-            .expect("valid settings");
+        let mut searcher = AlphaBeta::new(
+            evaluator.clone(),
+            AlphaBetaConfig::default()
+                .with_threads(threads)
+                .with_table_from_depth(settings.table_from),
+        )
+        .expect("valid settings");
         let started = Instant::now();
         let report = searcher.search(position, &Limits::depth(depth));
         time += started.elapsed();

@@ -43,17 +43,17 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use dou_shou_qi::hidden::{
+    HiddenInfoSet, HiddenRules, Layout, Observation, OpponentModel, Referee, SoftmaxOpponent,
+};
+use dou_shou_qi::{Jungle, JungleEvaluator, JunglePlayout};
 use game_traits::hidden::{
     InfoSetSearcher, Informed, Omniscient, WorldEnumeration, WorldMove, play_hidden_series,
 };
 use game_traits::{Game, InformationSet, LimitKind, Limits, Player, RandomSearcher, SearchReport};
 use game_traits::{SeriesOptions, SeriesResult};
-use jungle::hidden::{
-    HiddenInfoSet, HiddenRules, Layout, Observation, OpponentModel, Referee, SoftmaxOpponent,
-};
-use jungle::{Jungle, JungleEvaluator, JunglePlayout};
-use mcts_rave::{Ismcts, LeafEvaluation, Mcts, MctsConfig, Uct};
-use pimc_alphabeta::{AlphaBeta, Naive, Pimc, PimcConfig, RootValues};
+use mcts_rave::{Ismcts, LeafEvaluation, Mcts, MctsConfig, MctsKnowledge, Uct};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig, Naive, Pimc, PimcConfig, RootValues};
 use rand::{Rng, RngExt};
 
 /// The command line.
@@ -159,7 +159,7 @@ fn parse() -> Result<Settings, String> {
 type Inner = AlphaBeta<Jungle, JungleEvaluator>;
 
 fn alpha_beta() -> Inner {
-    AlphaBeta::new(JungleEvaluator::default())
+    AlphaBeta::new(JungleEvaluator::default(), AlphaBetaConfig::default()).expect("valid settings")
 }
 
 fn pimc<I: WorldEnumeration<World = Jungle>>(settings: &Settings, seed: u64) -> Pimc<I, Inner> {
@@ -171,13 +171,13 @@ fn pimc_with<I: WorldEnumeration<World = Jungle>>(
     root: RootValues,
     seed: u64,
 ) -> Pimc<I, Inner> {
-    Pimc::new(move |_| alpha_beta().with_root_values(root))
-        .with_config(
-            PimcConfig::default()
-                .with_worlds(settings.worlds)
-                .with_seed(seed),
-        )
-        .expect("valid settings")
+    Pimc::new(
+        move |_| alpha_beta().with_root_values(root),
+        PimcConfig::default()
+            .with_worlds(settings.worlds)
+            .with_seed(seed),
+    )
+    .expect("valid settings")
 }
 
 /// MCTS settings shared by ISMCTS and PIMC over MCTS: one thread, playouts
@@ -191,10 +191,11 @@ fn mcts_config(settings: &Settings, seed: u64) -> MctsConfig {
 }
 
 fn ismcts(settings: &Settings, seed: u64) -> Ismcts<HiddenInfoSet, JunglePlayout, JungleEvaluator> {
-    Ismcts::with_parts(
+    Ismcts::new(
+        MctsKnowledge::uct()
+            .with_playout(JunglePlayout::default())
+            .with_evaluator(JungleEvaluator::default()),
         mcts_config(settings, seed),
-        JunglePlayout::default(),
-        JungleEvaluator::default(),
     )
     .expect("valid settings")
 }
@@ -203,16 +204,16 @@ type InnerMcts = Mcts<Jungle, Uct, JunglePlayout, JungleEvaluator>;
 
 fn pimc_mcts(settings: &Settings, seed: u64) -> Pimc<HiddenInfoSet, InnerMcts> {
     let config = mcts_config(settings, seed);
-    Pimc::new(move |seed| {
-        Mcts::with_parts(
-            config.clone().with_seed(seed),
-            Uct,
-            JunglePlayout::default(),
-            JungleEvaluator::default(),
-        )
-        .expect("valid settings")
-    })
-    .with_config(
+    Pimc::new(
+        move |seed| {
+            Mcts::new(
+                MctsKnowledge::uct()
+                    .with_playout(JunglePlayout::default())
+                    .with_evaluator(JungleEvaluator::default()),
+                config.clone().with_seed(seed),
+            )
+            .expect("valid settings")
+        },
         PimcConfig::default()
             .with_worlds(settings.worlds)
             .with_seed(seed),
@@ -371,7 +372,7 @@ impl WeightedPimc {
 }
 
 impl InfoSetSearcher<HiddenInfoSet> for WeightedPimc {
-    fn search(&mut self, info: &HiddenInfoSet, limits: &Limits) -> SearchReport<jungle::Move> {
+    fn search(&mut self, info: &HiddenInfoSet, limits: &Limits) -> SearchReport<dou_shou_qi::Move> {
         let belief = self.belief(info);
         self.pimc.search(&belief, limits)
     }

@@ -93,20 +93,31 @@ pub struct AnalysedMove<M> {
 }
 
 impl<G: PositionHash, E: Evaluator<G>> AlphaBeta<G, E> {
-    /// Alpha-beta with the default settings, using the game's
-    /// [`PositionHash`] for the transposition table.
-    pub fn new(evaluator: E) -> Self {
-        AlphaBeta::without_hash(evaluator).with_hash(G::position_hash)
+    /// Alpha-beta with `config`, using the game's [`PositionHash`] for the
+    /// transposition table.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`] if a setting is out of range (see
+    /// [`AlphaBetaConfig::validate`]).
+    pub fn new(evaluator: E, config: AlphaBetaConfig) -> Result<Self, ConfigError> {
+        Ok(AlphaBeta::without_hash(evaluator, config)?.with_hash(G::position_hash))
     }
 }
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// Alpha-beta for a game without a [`PositionHash`]: no transposition
     /// table (give one a hash with [`AlphaBeta::with_hash`]).
-    pub fn without_hash(evaluator: E) -> Self {
-        AlphaBeta {
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`] if a setting is out of range (see
+    /// [`AlphaBetaConfig::validate`]).
+    pub fn without_hash(evaluator: E, config: AlphaBetaConfig) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(AlphaBeta {
             evaluator,
-            config: AlphaBetaConfig::default(),
+            config,
             hash: None,
             policy: None,
             table: None,
@@ -118,7 +129,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             defer_all: false,
             #[cfg(test)]
             together_from: TOGETHER_FROM_NODES,
-        }
+        })
     }
 
     /// Uses `hash` as the position's key in the transposition table. Two
@@ -139,19 +150,6 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     pub fn with_policy<P: PolicyEvaluator<G> + 'static>(mut self, policy: P) -> Self {
         self.policy = Some(Arc::new(policy));
         self
-    }
-
-    /// Replaces the settings.
-    ///
-    /// # Errors
-    ///
-    /// [`ConfigError`] if a setting is out of range (see
-    /// [`AlphaBetaConfig::validate`]).
-    pub fn with_config(mut self, config: AlphaBetaConfig) -> Result<Self, ConfigError> {
-        config.validate()?;
-        self.config = config;
-        self.table = None;
-        Ok(self)
     }
 
     /// Sets how the root moves' values are reported (a shortcut for the

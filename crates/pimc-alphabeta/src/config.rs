@@ -1,5 +1,7 @@
 //! The settings of [`AlphaBeta`](crate::AlphaBeta).
 
+use game_traits::{Range, RangeError};
+
 /// The most threads one search may use.
 pub const MAX_THREADS: usize = 64;
 
@@ -210,28 +212,19 @@ impl AlphaBetaConfig {
     /// aspiration window that is not a positive finite number, a default
     /// budget of 0 nodes, or more than [`MAX_TABLE_ENTRIES`] table entries.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.default_nodes == 0 {
-            return Err(ConfigError::DefaultNodes);
+        Range::check_count("default_nodes", self.default_nodes, 1, u64::MAX)?;
+        Range::check_count(
+            "table_entries",
+            self.table_entries as u64,
+            0,
+            MAX_TABLE_ENTRIES as u64,
+        )?;
+        Range::check_count("threads", self.threads as u64, 1, MAX_THREADS as u64)?;
+        if let Some(width) = self.aspiration_window {
+            Range::Above(0.0).check("aspiration_window", f64::from(width))?;
         }
-        if self.table_entries > MAX_TABLE_ENTRIES {
-            return Err(ConfigError::TableEntries {
-                entries: self.table_entries,
-            });
-        }
-        if self.threads == 0 || self.threads > MAX_THREADS {
-            return Err(ConfigError::Threads {
-                threads: self.threads,
-            });
-        }
-        if let Some(width) = self.aspiration_window
-            && !(width.is_finite() && width > 0.0)
-        {
-            return Err(ConfigError::AspirationWindow { width });
-        }
-        if let RootValues::Near(margin) = self.root_values
-            && !(margin.is_finite() && margin > 0.0)
-        {
-            return Err(ConfigError::RootMargin { margin });
+        if let RootValues::Near(margin) = self.root_values {
+            Range::Above(0.0).check("root_values", f64::from(margin))?;
         }
         Ok(())
     }
@@ -244,40 +237,13 @@ fn one() -> u32 {
     1
 }
 
-/// A setting out of range.
+/// A setting refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
-    /// The table would be larger than [`MAX_TABLE_ENTRIES`].
-    #[error("table_entries must be at most {MAX_TABLE_ENTRIES}, not {entries}")]
-    TableEntries {
-        /// The count given.
-        entries: usize,
-    },
-    /// The thread count is 0 or above [`MAX_THREADS`].
-    #[error("threads must be 1 to {MAX_THREADS}, not {threads}")]
-    Threads {
-        /// The count given.
-        threads: usize,
-    },
-    /// The aspiration window is not a positive finite number.
-    #[error("the aspiration window must be a positive finite half-width, not {width}")]
-    AspirationWindow {
-        /// The width given.
-        width: f32,
-    },
-    /// The margin of [`RootValues::Near`] is not a positive finite number.
-    #[error("the margin of near-exact root values must be a positive finite number, not {margin}")]
-    RootMargin {
-        /// The margin given.
-        margin: f32,
-    },
-    /// The default budget is 0 nodes.
-    #[error("the default budget must be at least one node")]
-    DefaultNodes,
-    /// The number of worlds of PIMC is 0.
-    #[error("PIMC needs at least one world")]
-    Worlds,
+    /// A numeric setting outside its range.
+    #[error(transparent)]
+    Range(#[from] RangeError),
 }
 
 #[cfg(all(test, feature = "serde"))]

@@ -14,6 +14,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::config::{ConfigError, MAX_THREADS};
+use game_traits::Range;
 
 /// Settings of [`Pimc`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,17 +67,11 @@ impl PimcConfig {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::Worlds`] for 0 worlds, [`ConfigError::Threads`] for 0
-    /// or more than [`MAX_THREADS`] threads.
+    /// [`ConfigError::Range`] for 0 worlds, or 0 or more than
+    /// [`MAX_THREADS`] threads.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.worlds == 0 {
-            return Err(ConfigError::Worlds);
-        }
-        if self.threads == 0 || self.threads > MAX_THREADS {
-            return Err(ConfigError::Threads {
-                threads: self.threads,
-            });
-        }
+        Range::check_count("worlds", self.worlds as u64, 1, u64::MAX)?;
+        Range::check_count("threads", self.threads as u64, 1, MAX_THREADS as u64)?;
         Ok(())
     }
 }
@@ -132,12 +127,16 @@ fn enumerate_worlds<I: WorldEnumeration>(info: &I, max: usize) -> Option<Vec<(I:
 /// use game_traits::hidden::{Arbiter, InfoSetSearcher};
 /// use game_traits::testing::{ShellGame, ShellMove, ShellTable};
 /// use game_traits::{Limits, OutcomeEvaluator, Player};
-/// use pimc_alphabeta::{AlphaBeta, Pimc, RootValues};
+/// use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig, Pimc, PimcConfig, RootValues};
 ///
-/// // PIMC over alpha-beta, in one line.
-/// let mut pimc = Pimc::new(|_seed| {
-///     AlphaBeta::new(OutcomeEvaluator).with_root_values(RootValues::Near(0.1))
-/// });
+/// // PIMC over alpha-beta: the inner settings are checked once, here, so
+/// // the factory cannot fail.
+/// let inner = AlphaBetaConfig::default().with_root_values(RootValues::Near(0.1));
+/// inner.validate()?;
+/// let mut pimc = Pimc::new(
+///     move |_seed| AlphaBeta::new(OutcomeEvaluator, inner.clone()).expect("checked above"),
+///     PimcConfig::default(),
+/// )?;
 /// // Four cups, the first shown empty, one pea under the other three: a
 /// // guess wins once in three, so folding is best.
 /// let table = ShellTable::new(ShellGame::new(4, 0b0100, 0b0001)?);
@@ -158,25 +157,41 @@ pub struct Pimc<I: InformationSet, S> {
 }
 
 impl<I: WorldEnumeration, S: Searcher<I::World>> Pimc<I, S> {
-    /// PIMC with the default settings over the searchers `make(seed)`
-    /// builds (one per world), using every world when there are no more
-    /// than [`PimcConfig::worlds`].
-    pub fn new<F: Fn(u64) -> S + Send + Sync + 'static>(make: F) -> Self {
-        let mut pimc = Pimc::sampling(make);
+    /// PIMC with `config` over the searchers `make(seed)` builds (one per
+    /// world), using every world when there are no more than
+    /// [`PimcConfig::worlds`].
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`] if a setting is out of range (see
+    /// [`PimcConfig::validate`]).
+    pub fn new<F: Fn(u64) -> S + Send + Sync + 'static>(
+        make: F,
+        config: PimcConfig,
+    ) -> Result<Self, ConfigError> {
+        let mut pimc = Pimc::sampling(make, config)?;
         pimc.enumerate = Some(enumerate_worlds::<I>);
-        pimc
+        Ok(pimc)
     }
 }
 
 impl<I: InformationSet, S: Searcher<I::World>> Pimc<I, S> {
     /// PIMC for an information set that cannot list its worlds: always
     /// samples [`PimcConfig::worlds`] worlds.
-    pub fn sampling<F: Fn(u64) -> S + Send + Sync + 'static>(make: F) -> Self {
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`] if a setting is out of range (see
+    /// [`PimcConfig::validate`]).
+    pub fn sampling<F: Fn(u64) -> S + Send + Sync + 'static>(
+        make: F,
+        config: PimcConfig,
+    ) -> Result<Self, ConfigError> {
+        config.validate()?;
         let probe = make(0);
         let honours = LimitKind::ALL.map(|kind| probe.honours(kind));
         let inner_name = probe.name();
-        let config = PimcConfig::default();
-        Pimc {
+        Ok(Pimc {
             make: Arc::new(make),
             rng: Pcg64Mcg::seed_from_u64(config.seed),
             config,
@@ -184,20 +199,7 @@ impl<I: InformationSet, S: Searcher<I::World>> Pimc<I, S> {
             honours,
             inner_name,
             analysis: None,
-        }
-    }
-
-    /// Replaces the settings (and restarts the random generator from the
-    /// new seed).
-    ///
-    /// # Errors
-    ///
-    /// [`ConfigError`] if a setting is out of range.
-    pub fn with_config(mut self, config: PimcConfig) -> Result<Self, ConfigError> {
-        config.validate()?;
-        self.rng = Pcg64Mcg::seed_from_u64(config.seed);
-        self.config = config;
-        Ok(self)
+        })
     }
 
     /// The settings.

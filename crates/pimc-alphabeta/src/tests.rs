@@ -87,10 +87,9 @@ fn check_trees(broken: bool) -> Result<(), SearcherFailure> {
             Limits::depth(4),
             Limits::none(),
         ] {
-            let mut search = AlphaBeta::without_hash(TreeEvaluator)
-                .with_hash(tree_hash)
-                .with_config(config.clone())
-                .unwrap();
+            let mut search = AlphaBeta::without_hash(TreeEvaluator, config.clone())
+                .unwrap()
+                .with_hash(tree_hash);
             search.broken_pruning = broken;
             search.together_from = 0;
             check_against_minimax(&mut search, &positions, &limits, &TreeEvaluator, 0.0)
@@ -115,9 +114,7 @@ where
     for config in configurations() {
         for &depth in depths {
             let limits = depth.map_or(Limits::none(), Limits::depth);
-            let mut search = AlphaBeta::new(evaluator.clone())
-                .with_config(config.clone())
-                .unwrap();
+            let mut search = AlphaBeta::new(evaluator.clone(), config.clone()).unwrap();
             search.broken_pruning = broken;
             search.together_from = 0;
             check_against_minimax(&mut search, &positions, &limits, &evaluator, 0.0)
@@ -155,9 +152,7 @@ fn every_configuration_matches_negamax_on_tic_tac_toe() {
         .collect();
     assert!(endgames.len() >= 8);
     for config in configurations() {
-        let mut search = AlphaBeta::new(OutcomeEvaluator)
-            .with_config(config.clone())
-            .unwrap();
+        let mut search = AlphaBeta::new(OutcomeEvaluator, config.clone()).unwrap();
         search.together_from = 0;
         check_against_minimax(
             &mut search,
@@ -210,10 +205,9 @@ fn moves_put_off_as_busy_are_searched_later_and_keep_every_value_exact() {
         .filter(|config| config.threads > 1 && config.table_entries > 0)
     {
         for limits in [Limits::depth(5), Limits::none()] {
-            let mut search = AlphaBeta::without_hash(TreeEvaluator)
-                .with_hash(tree_hash)
-                .with_config(config.clone())
-                .unwrap();
+            let mut search = AlphaBeta::without_hash(TreeEvaluator, config.clone())
+                .unwrap()
+                .with_hash(tree_hash);
             search.defer_all = true;
             search.together_from = 0;
             check_against_minimax(&mut search, &positions, &limits, &TreeEvaluator, 0.0)
@@ -224,7 +218,8 @@ fn moves_put_off_as_busy_are_searched_later_and_keep_every_value_exact() {
 
 #[test]
 fn the_broken_rule_is_off_in_every_ordinary_search() {
-    let search: AlphaBeta<TicTacToe, _> = AlphaBeta::new(OutcomeEvaluator);
+    let search: AlphaBeta<TicTacToe, _> =
+        AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap();
     assert!(!search.broken_pruning);
     assert!(!search.clone().broken_pruning);
     assert!(!search.defer_all);
@@ -237,10 +232,12 @@ fn exact_root_values_are_the_negamax_values_of_every_move() {
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         for depth in [2, 5] {
-            let mut search = AlphaBeta::without_hash(TreeEvaluator)
-                .with_hash(tree_hash)
-                .with_config(AlphaBetaConfig::default().with_root_values(RootValues::Exact))
-                .unwrap();
+            let mut search = AlphaBeta::without_hash(
+                TreeEvaluator,
+                AlphaBetaConfig::default().with_root_values(RootValues::Exact),
+            )
+            .unwrap()
+            .with_hash(tree_hash);
             let report = game_traits::Searcher::search(&mut search, &game, &Limits::depth(depth));
             assert_eq!(report.moves.len(), moves.len());
             for info in &report.moves {
@@ -256,7 +253,8 @@ fn exact_root_values_are_the_negamax_values_of_every_move() {
             // Near mode: exact within the margin of the best, an upper
             // bound at least the margin below it elsewhere.
             let margin = 0.2;
-            let mut near = AlphaBeta::without_hash(TreeEvaluator)
+            let mut near = AlphaBeta::without_hash(TreeEvaluator, AlphaBetaConfig::default())
+                .unwrap()
                 .with_hash(tree_hash)
                 .with_root_values(RootValues::Near(margin));
             let report = game_traits::Searcher::search(&mut near, &game, &Limits::depth(depth));
@@ -278,7 +276,9 @@ fn exact_root_values_are_the_negamax_values_of_every_move() {
             // Bounds mode: the best exact, the others never below their
             // true value (at the depth reached: a proven win ends the
             // search early) nor above the best.
-            let mut bounded = AlphaBeta::without_hash(TreeEvaluator).with_hash(tree_hash);
+            let mut bounded = AlphaBeta::without_hash(TreeEvaluator, AlphaBetaConfig::default())
+                .unwrap()
+                .with_hash(tree_hash);
             let report = game_traits::Searcher::search(&mut bounded, &game, &Limits::depth(depth));
             let reached = report.stats.depth;
             for info in &report.moves {

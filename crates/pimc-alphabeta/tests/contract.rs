@@ -5,12 +5,12 @@
 use std::time::Duration;
 
 use bitboard_othello::{Board, HeuristicEvaluator};
+use dou_shou_qi::{Jungle, JungleEvaluator};
 use game_traits::testing::{
     ContractOptions, Nim, TicTacToe, TicTacToeHeuristic, check_limits_contract, check_repeatable,
     check_tactics, random_positions, tactical_cases,
 };
 use game_traits::{Game, Limits, OutcomeEvaluator, Player, Searcher, StopReason};
-use jungle::{Jungle, JungleEvaluator};
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig, RootValues};
 
 fn options() -> ContractOptions {
@@ -24,32 +24,30 @@ fn two_threads() -> AlphaBetaConfig {
 #[test]
 fn the_contract_holds_on_the_toy_games() {
     check_limits_contract(
-        || AlphaBeta::new(OutcomeEvaluator),
+        || AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
         &TicTacToe::new(),
         &options(),
     )
     .unwrap();
     check_limits_contract(
-        || {
-            AlphaBeta::new(TicTacToeHeuristic)
-                .with_config(two_threads())
-                .unwrap()
-        },
+        || AlphaBeta::new(TicTacToeHeuristic, two_threads()).unwrap(),
         &TicTacToe::new(),
         &options(),
     )
     .unwrap();
     check_limits_contract(
-        || AlphaBeta::new(OutcomeEvaluator),
+        || AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
         &Nim::with_extra_turns(&[3, 2, 2]),
         &options(),
     )
     .unwrap();
     check_limits_contract(
         || {
-            AlphaBeta::new(OutcomeEvaluator)
-                .with_config(AlphaBetaConfig::default().with_root_values(RootValues::Exact))
-                .unwrap()
+            AlphaBeta::new(
+                OutcomeEvaluator,
+                AlphaBetaConfig::default().with_root_values(RootValues::Exact),
+            )
+            .unwrap()
         },
         &Nim::with_extra_turns(&[3, 3, 2]),
         &options(),
@@ -57,7 +55,7 @@ fn the_contract_holds_on_the_toy_games() {
     .unwrap();
     // A game without a hash searches too.
     check_limits_contract(
-        || AlphaBeta::without_hash(OutcomeEvaluator),
+        || AlphaBeta::without_hash(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
         &TicTacToe::new(),
         &options(),
     )
@@ -67,17 +65,13 @@ fn the_contract_holds_on_the_toy_games() {
 #[test]
 fn the_contract_holds_on_othello() {
     check_limits_contract(
-        || AlphaBeta::new(HeuristicEvaluator::default()),
+        || AlphaBeta::new(HeuristicEvaluator::default(), AlphaBetaConfig::default()).unwrap(),
         &Board::start(),
         &options(),
     )
     .unwrap();
     check_limits_contract(
-        || {
-            AlphaBeta::new(HeuristicEvaluator::default())
-                .with_config(two_threads())
-                .unwrap()
-        },
+        || AlphaBeta::new(HeuristicEvaluator::default(), two_threads()).unwrap(),
         &Board::start(),
         &options().with_seed(1),
     )
@@ -87,17 +81,13 @@ fn the_contract_holds_on_othello() {
 #[test]
 fn the_contract_holds_on_jungle() {
     check_limits_contract(
-        || AlphaBeta::new(JungleEvaluator::default()),
+        || AlphaBeta::new(JungleEvaluator::default(), AlphaBetaConfig::default()).unwrap(),
         &Jungle::new(),
         &options(),
     )
     .unwrap();
     check_limits_contract(
-        || {
-            AlphaBeta::new(JungleEvaluator::default())
-                .with_config(two_threads())
-                .unwrap()
-        },
+        || AlphaBeta::new(JungleEvaluator::default(), two_threads()).unwrap(),
         &Jungle::new(),
         &options().with_seed(2),
     )
@@ -109,7 +99,7 @@ fn wins_and_defences_are_found_for_both_players() {
     for depth in 1..=3 {
         let cases = tactical_cases(&TicTacToe::new(), depth, 4, 11);
         check_tactics(
-            &mut AlphaBeta::new(OutcomeEvaluator),
+            &mut AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
             &cases,
             &Limits::depth(3),
         )
@@ -121,21 +111,21 @@ fn wins_and_defences_are_found_for_both_players() {
         assert!(cases.iter().any(|case| case.state.to_move() == player));
     }
     check_tactics(
-        &mut AlphaBeta::new(HeuristicEvaluator::default()),
+        &mut AlphaBeta::new(HeuristicEvaluator::default(), AlphaBetaConfig::default()).unwrap(),
         &cases,
         &Limits::depth(3),
     )
     .unwrap();
     let cases = tactical_cases(&Nim::with_extra_turns(&[3, 2, 2]), 3, 4, 13);
     check_tactics(
-        &mut AlphaBeta::new(OutcomeEvaluator),
+        &mut AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
         &cases,
         &Limits::depth(3),
     )
     .unwrap();
     let cases = tactical_cases(&Jungle::new(), 1, 2, 14);
     check_tactics(
-        &mut AlphaBeta::new(JungleEvaluator::default()),
+        &mut AlphaBeta::new(JungleEvaluator::default(), AlphaBetaConfig::default()).unwrap(),
         &cases,
         &Limits::depth(2),
     )
@@ -146,20 +136,20 @@ fn wins_and_defences_are_found_for_both_players() {
 fn searches_are_repeatable() {
     let positions = random_positions(&Board::start(), 6, 3);
     check_repeatable(
-        || AlphaBeta::new(HeuristicEvaluator::default()),
+        || AlphaBeta::new(HeuristicEvaluator::default(), AlphaBetaConfig::default()).unwrap(),
         &positions,
         &Limits::depth(5),
     )
     .unwrap();
     check_repeatable(
-        || AlphaBeta::new(HeuristicEvaluator::default()),
+        || AlphaBeta::new(HeuristicEvaluator::default(), AlphaBetaConfig::default()).unwrap(),
         &positions,
         &Limits::nodes(3_000),
     )
     .unwrap();
     let positions = random_positions(&Jungle::new(), 6, 3);
     check_repeatable(
-        || AlphaBeta::new(JungleEvaluator::default()),
+        || AlphaBeta::new(JungleEvaluator::default(), AlphaBetaConfig::default()).unwrap(),
         &positions,
         &Limits::depth(4),
     )
@@ -171,7 +161,7 @@ fn faster_wins_are_preferred_and_the_analysis_keeps_the_distance() {
     // Nim [1, 1, 3] with the standard rules: the player to move wins; a
     // proven result is reported as exactly 1 and its distance is kept.
     let game = Nim::new(&[1, 1, 3]);
-    let mut search = AlphaBeta::new(OutcomeEvaluator);
+    let mut search = AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap();
     let report = search.search(&game, &Limits::none());
     assert_eq!(report.value, 1.0);
     assert_eq!(report.stats.stop, StopReason::Solved);
@@ -197,7 +187,7 @@ fn bad_settings_are_refused_before_anything_is_allocated() {
     ];
     for config in bad {
         let error = config.validate().unwrap_err();
-        let searcher = AlphaBeta::<TicTacToe, _>::new(OutcomeEvaluator).with_config(config);
+        let searcher = AlphaBeta::<TicTacToe, _>::new(OutcomeEvaluator, config);
         assert_eq!(
             searcher.err().map(|error| error.to_string()),
             Some(error.to_string())

@@ -4,34 +4,36 @@
 
 use std::time::Duration;
 
+use dou_shou_qi::JungleEvaluator;
+use dou_shou_qi::hidden::{HiddenInfoSet, HiddenRules, Referee, SoftmaxOpponent};
 use game_traits::hidden::{Arbiter, InfoSetSearcher, Informed, Omniscient, play_hidden_series};
 use game_traits::testing::{ContractOptions, check_info_set_searcher};
 use game_traits::{InformationSet, Limits, RandomSearcher, SeriesOptions};
-use jungle::JungleEvaluator;
-use jungle::hidden::{HiddenInfoSet, HiddenRules, Referee, SoftmaxOpponent};
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig, Naive, Pimc, PimcConfig};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 /// Alpha-beta with a small default budget, so that the contract's
 /// unlimited searches stay short.
-fn inner() -> AlphaBeta<jungle::Jungle, JungleEvaluator> {
-    AlphaBeta::new(JungleEvaluator::default())
-        .with_config(AlphaBetaConfig::default().with_default_nodes(20_000))
-        .unwrap()
+fn inner() -> AlphaBeta<dou_shou_qi::Jungle, JungleEvaluator> {
+    AlphaBeta::new(
+        JungleEvaluator::default(),
+        AlphaBetaConfig::default().with_default_nodes(20_000),
+    )
+    .unwrap()
 }
 
 fn pimc(
     worlds: usize,
     threads: usize,
-) -> Pimc<HiddenInfoSet, AlphaBeta<jungle::Jungle, JungleEvaluator>> {
-    Pimc::new(|_| inner())
-        .with_config(
-            PimcConfig::default()
-                .with_worlds(worlds)
-                .with_threads(threads),
-        )
-        .unwrap()
+) -> Pimc<HiddenInfoSet, AlphaBeta<dou_shou_qi::Jungle, JungleEvaluator>> {
+    Pimc::new(
+        |_| inner(),
+        PimcConfig::default()
+            .with_worlds(worlds)
+            .with_threads(threads),
+    )
+    .unwrap()
 }
 
 fn options() -> ContractOptions {
@@ -68,9 +70,7 @@ fn pimc_decides_from_the_weighted_information_set_too() {
         evaluator: JungleEvaluator::default(),
         temperature: 0.2,
     });
-    let mut search = Pimc::new(|_| inner())
-        .with_config(PimcConfig::default().with_worlds(8))
-        .unwrap();
+    let mut search = Pimc::new(|_| inner(), PimcConfig::default().with_worlds(8)).unwrap();
     let report = search.search(&weighted, &Limits::depth(2));
     let mut legal = Vec::new();
     weighted.legal_moves(&mut legal);

@@ -36,9 +36,7 @@ fn endgames(count: usize, max_empties: u32, seed: u64) -> Vec<Board> {
 fn check_endgames(count: usize, max_empties: u32, seed: u64) {
     let solver_config = AlphaBetaConfig::default().with_default_nodes(u64::MAX);
     for (index, board) in endgames(count, max_empties, seed).iter().enumerate() {
-        let mut search = AlphaBeta::new(OutcomeEvaluator)
-            .with_config(solver_config.clone())
-            .unwrap();
+        let mut search = AlphaBeta::new(OutcomeEvaluator, solver_config.clone()).unwrap();
         let report = search.search(board, &Limits::none());
         assert_eq!(report.stats.stop, StopReason::Solved, "position {index}");
         let expected = solve_wld(board).result.value();
@@ -75,9 +73,8 @@ fn table_and_ordering_cut_the_nodes_threefold_at_depth_8() {
         positions::othello_eight()
             .iter()
             .map(|board| {
-                let mut search = AlphaBeta::new(HeuristicEvaluator::default())
-                    .with_config(config.clone())
-                    .unwrap();
+                let mut search =
+                    AlphaBeta::new(HeuristicEvaluator::default(), config.clone()).unwrap();
                 let report = search.search(board, &Limits::depth(8));
                 assert_eq!(report.stats.depth, 8);
                 report.stats.nodes
@@ -112,9 +109,11 @@ fn two_threads_find_the_values_of_one_at_depth_8() {
     // whatever order the threads search in, the value is exact.
     for board in positions::othello_eight() {
         let search = |threads: usize| {
-            let mut search = AlphaBeta::new(HeuristicEvaluator::default())
-                .with_config(AlphaBetaConfig::default().with_threads(threads))
-                .unwrap();
+            let mut search = AlphaBeta::new(
+                HeuristicEvaluator::default(),
+                AlphaBetaConfig::default().with_threads(threads),
+            )
+            .unwrap();
             let report = search.search(&board, &Limits::depth(8));
             assert_eq!(report.stats.depth, 8);
             assert!(report.best.is_some_and(|mv| board.is_legal(mv)));
@@ -135,9 +134,11 @@ fn a_table_from_depth_two_changes_the_work_but_no_value() {
             .into_iter()
             .zip(nodes.iter_mut())
             .map(|(from_depth, nodes)| {
-                let mut search = AlphaBeta::new(HeuristicEvaluator::default())
-                    .with_config(AlphaBetaConfig::default().with_table_from_depth(from_depth))
-                    .unwrap();
+                let mut search = AlphaBeta::new(
+                    HeuristicEvaluator::default(),
+                    AlphaBetaConfig::default().with_table_from_depth(from_depth),
+                )
+                .unwrap();
                 let report = search.search(&board, &Limits::depth(7));
                 assert_eq!(report.stats.depth, 7);
                 *nodes += report.stats.nodes;

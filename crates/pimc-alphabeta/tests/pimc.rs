@@ -12,8 +12,8 @@ use game_traits::testing::{
     check_info_set_searcher,
 };
 use game_traits::{InformationSet, Limits, OutcomeEvaluator, Player};
-use mcts_rave::{Ismcts, Mcts, MctsConfig};
-use pimc_alphabeta::{AlphaBeta, Pimc, PimcConfig, RootValues};
+use mcts_rave::{Ismcts, Mcts, MctsConfig, MctsKnowledge};
+use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig, Pimc, PimcConfig, RootValues};
 use rand::{Rng, RngExt};
 
 /// Every position where the guesser decides and `Delay` is not legal (some
@@ -44,7 +44,11 @@ fn sound_positions() -> Vec<ShellTable> {
 }
 
 fn pimc_alpha_beta() -> Pimc<ShellInfo, AlphaBeta<ShellGame, OutcomeEvaluator>> {
-    Pimc::new(|_| AlphaBeta::new(OutcomeEvaluator))
+    Pimc::new(
+        |_| AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
+        PimcConfig::default(),
+    )
+    .unwrap()
 }
 
 /// Where no decision after the root depends on what is hidden (guess or
@@ -55,8 +59,17 @@ fn pimc_is_exactly_right_where_it_is_sound() {
     let positions = sound_positions();
     assert!(positions.len() > 300, "{} positions", positions.len());
     for root_values in [RootValues::Bounds, RootValues::Exact] {
-        let mut pimc =
-            Pimc::new(move |_| AlphaBeta::new(OutcomeEvaluator).with_root_values(root_values));
+        let mut pimc = Pimc::new(
+            move |_| {
+                AlphaBeta::new(
+                    OutcomeEvaluator,
+                    AlphaBetaConfig::default().with_root_values(root_values),
+                )
+                .unwrap()
+            },
+            PimcConfig::default(),
+        )
+        .unwrap();
         for table in &positions {
             let info = table.information_set(Player::First);
             assert_ne!(table.truth().phase(), ShellPhase::Respond);
@@ -105,8 +118,17 @@ fn pimc_falls_for_strategy_fusion() {
     let table = ShellTable::strategy_fusion();
     let info = table.information_set(Player::First);
     assert_eq!(info.best_moves().unwrap(), vec![ShellMove::Fold]);
-    let mut pimc =
-        Pimc::new(|_| AlphaBeta::new(OutcomeEvaluator).with_root_values(RootValues::Exact));
+    let mut pimc = Pimc::new(
+        |_| {
+            AlphaBeta::new(
+                OutcomeEvaluator,
+                AlphaBetaConfig::default().with_root_values(RootValues::Exact),
+            )
+            .unwrap()
+        },
+        PimcConfig::default(),
+    )
+    .unwrap();
     let report = pimc.search(&info, &Limits::none());
     assert_eq!(report.best, Some(ShellMove::Delay), "PIMC delays");
     assert_eq!(report.value, 1.0, "and believes it wins");
@@ -121,7 +143,7 @@ fn pimc_falls_for_strategy_fusion() {
     assert!((delay + 1.0 / 3.0).abs() < 1e-12, "truly worth -1/3");
     // Information Set MCTS keeps one tree over what the guesser knows, so
     // one guess must serve every world after a delay: it folds.
-    let mut ismcts = Ismcts::new(MctsConfig::default().with_seed(1)).unwrap();
+    let mut ismcts = Ismcts::new(MctsKnowledge::uct(), MctsConfig::default().with_seed(1)).unwrap();
     let report = ismcts.search(&info, &Limits::iterations(20_000));
     assert_eq!(report.best, Some(ShellMove::Fold), "ISMCTS folds");
     assert_eq!(report.value, 0.0);
@@ -129,7 +151,11 @@ fn pimc_falls_for_strategy_fusion() {
 
 #[test]
 fn pimc_over_mcts_is_one_line_and_sound_where_pimc_is() {
-    let mut pimc = Pimc::new(|seed| Mcts::uct(MctsConfig::default().with_seed(seed)).unwrap());
+    let mut pimc = Pimc::new(
+        |seed| Mcts::new(MctsKnowledge::uct(), MctsConfig::default().with_seed(seed)).unwrap(),
+        PimcConfig::default(),
+    )
+    .unwrap();
     // Four cups, cup 0 shown empty, one pea: guesses are worth -1/3,
     // folding 0. Two peas: guesses are worth +1/3.
     for (peas, best) in [(0b0100, ShellMove::Fold), (0b0110, ShellMove::Guess(1))] {
@@ -146,11 +172,13 @@ fn pimc_over_mcts_is_one_line_and_sound_where_pimc_is() {
 fn every_world_is_used_when_there_are_few_and_each_gets_a_fresh_searcher() {
     let made = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&made);
-    let mut pimc = Pimc::new(move |_| {
-        counter.fetch_add(1, Ordering::Relaxed);
-        AlphaBeta::new(OutcomeEvaluator)
-    })
-    .with_config(PimcConfig::default().with_worlds(10))
+    let mut pimc = Pimc::new(
+        move |_| {
+            counter.fetch_add(1, Ordering::Relaxed);
+            AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap()
+        },
+        PimcConfig::default().with_worlds(10),
+    )
     .unwrap();
     let probe = made.load(Ordering::Relaxed);
     // C(5, 2) = 10 placements: every one, with its probability.
@@ -182,14 +210,14 @@ fn every_world_is_used_when_there_are_few_and_each_gets_a_fresh_searcher() {
 fn decisions_do_not_depend_on_the_thread_count() {
     let info = ShellTable::deal(8, 3, 4).information_set(Player::First);
     let search = |threads| {
-        let mut pimc = Pimc::new(|_| AlphaBeta::new(OutcomeEvaluator))
-            .with_config(
-                PimcConfig::default()
-                    .with_worlds(12)
-                    .with_threads(threads)
-                    .with_seed(5),
-            )
-            .unwrap();
+        let mut pimc = Pimc::new(
+            |_| AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
+            PimcConfig::default()
+                .with_worlds(12)
+                .with_threads(threads)
+                .with_seed(5),
+        )
+        .unwrap();
         let report = pimc.search(&info, &Limits::depth(3));
         (report, pimc.analysis().unwrap().clone())
     };
@@ -258,7 +286,11 @@ impl WorldEnumeration for Weighted {
 #[test]
 fn world_weights_are_honoured() {
     let info = Weighted(ShellTable::deal(4, 1, 2).information_set(Player::First));
-    let mut pimc = Pimc::new(|_| AlphaBeta::new(OutcomeEvaluator));
+    let mut pimc = Pimc::new(
+        |_| AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
+        PimcConfig::default(),
+    )
+    .unwrap();
     let report = pimc.search(&info, &Limits::none());
     // Weights 1, 2, 3, 4 for the pea under cup 0..3: guessing cup 3 is
     // worth 2 * 0.4 - 1 = -0.2, the best guess but worse than folding.
@@ -275,9 +307,11 @@ fn world_weights_are_honoured() {
     );
     assert_eq!(report.best, Some(ShellMove::Fold));
     // Sampling by weight (fewer worlds allowed than exist) comes close.
-    let mut sampled = Pimc::new(|_| AlphaBeta::new(OutcomeEvaluator))
-        .with_config(PimcConfig::default().with_worlds(3).with_seed(1))
-        .unwrap();
+    let mut sampled = Pimc::new(
+        |_| AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
+        PimcConfig::default().with_worlds(3).with_seed(1),
+    )
+    .unwrap();
     let mut total = 0.0;
     for _ in 0..400 {
         sampled.search(&info, &Limits::none());
@@ -299,12 +333,35 @@ fn pimc_keeps_the_information_set_contract_on_the_shell_game() {
     check_info_set_searcher(pimc_alpha_beta, &ShellTable::deal(6, 2, 3), &options).unwrap();
     check_info_set_searcher(
         || {
-            Pimc::new(|_| AlphaBeta::new(OutcomeEvaluator))
-                .with_config(PimcConfig::default().with_worlds(4).with_threads(2))
-                .unwrap()
+            Pimc::new(
+                |_| AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap(),
+                PimcConfig::default().with_worlds(4).with_threads(2),
+            )
+            .unwrap()
         },
         &ShellTable::deal(8, 3, 5),
         &options.clone().with_seed(1),
     )
     .unwrap();
+}
+
+#[test]
+fn bad_settings_are_refused_with_their_range() {
+    let inner = |_| AlphaBeta::new(OutcomeEvaluator, AlphaBetaConfig::default()).unwrap();
+    for (config, text) in [
+        (
+            PimcConfig::default().with_worlds(0),
+            "worlds = 0 is out of range: expected at least 1",
+        ),
+        (
+            PimcConfig::default().with_threads(0),
+            "threads = 0 is out of range: expected 1 to 64",
+        ),
+    ] {
+        let enumerating = Pimc::<ShellInfo, _>::new(inner, config.clone()).err();
+        assert_eq!(enumerating.map(|e| e.to_string()).as_deref(), Some(text));
+        let sampling = Pimc::<ShellInfo, _>::sampling(inner, config).err();
+        assert_eq!(sampling.map(|e| e.to_string()).as_deref(), Some(text));
+    }
+    assert!(Pimc::<ShellInfo, _>::new(inner, PimcConfig::default()).is_ok());
 }

@@ -11,8 +11,8 @@ mod positions;
 use std::time::{Duration, Instant};
 
 use bitboard_othello::HeuristicEvaluator;
+use dou_shou_qi::JungleEvaluator;
 use game_traits::{Evaluator, Limits, PositionHash, Searcher, StopReason};
-use jungle::JungleEvaluator;
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 
 const BUDGET: Duration = Duration::from_millis(200);
@@ -27,9 +27,7 @@ fn slowest<G: PositionHash, E: Evaluator<G> + Clone>(
     let config = AlphaBetaConfig::default().with_threads(threads);
     let mut slowest = Duration::ZERO;
     for index in 0..30 {
-        let mut search = AlphaBeta::new(evaluator.clone())
-            .with_config(config.clone())
-            .unwrap();
+        let mut search = AlphaBeta::new(evaluator.clone(), config.clone()).unwrap();
         let started = Instant::now();
         let report = search.search(&positions[index % positions.len()], &Limits::time(BUDGET));
         let elapsed = started.elapsed();

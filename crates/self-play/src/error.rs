@@ -160,7 +160,10 @@ pub enum ShardError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TrainError {
-    /// A setting out of range.
+    /// A numeric setting outside its range.
+    #[error(transparent)]
+    Range(#[from] game_traits::RangeError),
+    /// A setting refused for a reason other than its range.
     #[error("bad setting {name} = {value}: expected {expected}")]
     Config {
         /// The setting.

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use game_traits::zobrist::mix64;
 use game_traits::{
     Batch, BatchEvaluator, BatchedSearch, Game, Limits, Outcome, OutcomeEvaluator, PlaneEncoding,
-    PolicyEvaluator, SearchReport, Searcher, UniformPrior, search_together,
+    PolicyEvaluator, Range, SearchReport, Searcher, UniformPrior, search_together,
 };
 use gumbel_az::{DirichletNoise, GumbelAz, GumbelConfig, Puct, PuctConfig};
 use rand::{RngExt, SeedableRng};
@@ -92,28 +92,13 @@ impl SelfPlayConfig {
     ///
     /// # Errors
     ///
-    /// [`TrainError::Config`] or [`TrainError::Searcher`] naming the first
+    /// [`TrainError::Range`] or [`TrainError::Searcher`] naming the first
     /// setting out of range.
     pub fn validate(&self) -> Result<(), TrainError> {
-        let bad = |name, value: String, expected: &str| {
-            Err(TrainError::Config {
-                name,
-                value,
-                expected: expected.to_string(),
-            })
-        };
-        if self.simulations == 0 || self.simulations > 1 << 20 {
-            return bad("simulations", self.simulations.to_string(), "1 to 1048576");
-        }
-        if self.games_at_once == 0 || self.games_at_once > 4096 {
-            return bad("games_at_once", self.games_at_once.to_string(), "1 to 4096");
-        }
-        if self.threads == 0 || self.threads > 256 {
-            return bad("threads", self.threads.to_string(), "1 to 256");
-        }
-        if self.max_plies == 0 {
-            return bad("max_plies", "0".to_string(), "at least 1");
-        }
+        Range::check_count("simulations", self.simulations, 1, 1 << 20)?;
+        Range::check_count("games_at_once", self.games_at_once as u64, 1, 4096)?;
+        Range::check_count("threads", self.threads as u64, 1, 256)?;
+        Range::check_count("max_plies", self.max_plies as u64, 1, u64::MAX)?;
         self.gumbel_config(0).validate()?;
         self.puct_config(0).validate()?;
         Ok(())

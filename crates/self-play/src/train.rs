@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use candle_core::{Device, Tensor, Var};
-use game_traits::PlaneEncoding;
+use game_traits::{PlaneEncoding, Range};
 
 use crate::file::{self, NET_PREFIX};
 use crate::net::{NetSpec, Network, forward, log_softmax};
@@ -70,7 +70,8 @@ impl TrainConfig {
     ///
     /// # Errors
     ///
-    /// [`TrainError::Config`] naming the first setting out of range.
+    /// [`TrainError::Range`] or [`TrainError::Config`] naming the first
+    /// setting refused.
     pub fn validate(&self) -> Result<(), TrainError> {
         let bad = |name, value: String, expected: &str| {
             Err(TrainError::Config {
@@ -79,9 +80,7 @@ impl TrainConfig {
                 expected: expected.to_string(),
             })
         };
-        if self.batch_size == 0 || self.batch_size > 1 << 16 {
-            return bad("batch_size", self.batch_size.to_string(), "1 to 65536");
-        }
+        Range::check_count("batch_size", self.batch_size as u64, 1, 1 << 16)?;
         if !(self.learning_rate.is_finite()
             && self.learning_rate > 0.0
             && self.learning_rate < 10.0)
@@ -113,20 +112,8 @@ impl TrainConfig {
                 "a number in [0, 1)",
             );
         }
-        if !(self.value_weight.is_finite() && self.value_weight >= 0.0) {
-            return bad(
-                "value_weight",
-                self.value_weight.to_string(),
-                "a finite number >= 0",
-            );
-        }
-        if !(0.0..=1.0).contains(&self.search_value_weight) {
-            return bad(
-                "search_value_weight",
-                self.search_value_weight.to_string(),
-                "a number in [0, 1]",
-            );
-        }
+        Range::AtLeast(0.0).check("value_weight", self.value_weight)?;
+        Range::PROBABILITY.check("search_value_weight", f64::from(self.search_value_weight))?;
         Ok(())
     }
 

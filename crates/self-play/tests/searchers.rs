@@ -7,7 +7,7 @@ use bitboard_othello::Board;
 use game_traits::testing::{ContractOptions, TicTacToe, check_limits_contract, check_repeatable};
 use game_traits::{Limits, Searcher};
 use gumbel_az::{GumbelAz, GumbelConfig, Puct, PuctConfig};
-use mcts_rave::{LeafEvaluation, Mcts, MctsConfig};
+use mcts_rave::{LeafEvaluation, Mcts, MctsConfig, MctsKnowledge};
 use pimc_alphabeta::{AlphaBeta, AlphaBetaConfig};
 use self_play::{Architecture, Network};
 
@@ -40,14 +40,20 @@ fn searchers<G: game_traits::PlaneEncoding + game_traits::PositionHash>(
             "mcts, evaluator leaves",
             Box::new(move || {
                 let config = MctsConfig::default().with_leaf(LeafEvaluation::Evaluator);
-                Box::new(Mcts::uct(config).unwrap().with_evaluator(c.clone()))
+                Box::new(Mcts::new(MctsKnowledge::uct().with_evaluator(c.clone()), config).unwrap())
             }),
         ),
         (
             "mcts, batched leaves",
             Box::new(move || {
                 let config = MctsConfig::default().with_batch_size(8);
-                Box::new(Mcts::uct(config).unwrap().with_batch_evaluator(d.clone()))
+                Box::new(
+                    Mcts::new(
+                        MctsKnowledge::uct().with_batch_evaluator(d.clone()),
+                        config.with_leaf(LeafEvaluation::Evaluator),
+                    )
+                    .unwrap(),
+                )
             }),
         ),
         (
@@ -55,7 +61,7 @@ fn searchers<G: game_traits::PlaneEncoding + game_traits::PositionHash>(
             Box::new(move || {
                 // A budget that a network evaluates in well under a second.
                 let config = AlphaBetaConfig::default().with_default_nodes(2_000);
-                Box::new(AlphaBeta::new(e.clone()).with_config(config).unwrap())
+                Box::new(AlphaBeta::new(e.clone(), config).unwrap())
             }),
         ),
     ]

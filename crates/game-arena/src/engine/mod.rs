@@ -3,7 +3,7 @@
 //! workspace's searchers against, say, Rapfi at Gomoku or Edax at Othello.
 //!
 //! * [`PbrainEngine`] is a [`Searcher`](game_traits::Searcher) of Gomoku
-//!   ([`gomoku::Focused`], and the full [`gomoku::Gomoku`]) that speaks the
+//!   ([`gomoku_renju::Focused`], and the full [`gomoku_renju::Gomoku`]) that speaks the
 //!   Gomocup (Piskvork) brain protocol as the manager.
 //! * [`NboardEngine`] is a searcher of Othello ([`bitboard_othello::Board`])
 //!   that speaks the NBoard protocol as the GUI.
@@ -17,7 +17,7 @@
 //! use game_arena::engine::{NBOARD_INFO, PBRAIN_INFO, nboard_factory, pbrain_factory};
 //! use game_arena::registry::GameSetup;
 //!
-//! let gomoku = GameSetup::<gomoku::Focused>::new().searcher(&PBRAIN_INFO, pbrain_factory);
+//! let gomoku = GameSetup::<gomoku_renju::Focused>::new().searcher(&PBRAIN_INFO, pbrain_factory);
 //! let spec = gomoku.spec("pbrain:cmd=/opt/rapfi/pbrain-rapfi,ms=1000")?;
 //! let rapfi = gomoku.build(&spec, 0)?;
 //! let othello =
@@ -81,7 +81,7 @@
 //! line `x,y,f` per stone (`f` 1 the brain's own stone, 2 the
 //! opponent's), and `DONE`; the brain answers `x,y`. Coordinates are
 //! zero-based, `x` the column and `y` the row counted from the top
-//! ([`gomoku::Move::to_protocol`]). Stones come in the order they were
+//! ([`gomoku_renju::Move::to_protocol`]). Stones come in the order they were
 //! played as far as the searcher saw the game (moves it heard through
 //! `advance`), the rest alternating Black, White from the position. A
 //! board of another size gets a new `START`. While waiting, `MESSAGE` and
@@ -94,13 +94,13 @@
 //! command after the brain's last answer (Rapfi 0.43 drops commands that
 //! arrive within microseconds of its answer; 50 ms is enough).
 //!
-//! **Far moves.** The arena plays Gomoku as [`gomoku::Focused`], whose
+//! **Far moves.** The arena plays Gomoku as [`gomoku_renju::Focused`], whose
 //! legal moves are the cells within two steps of the stones, and the
 //! `Game` contract wants `is_legal` to agree with them. A brain that
 //! answers a cell legal under the full rules but outside the focused cells
 //! therefore forfeits, with the reason "move x,y is legal but outside the
 //! focused cells the arena plays". [`PbrainEngine`] is also a searcher of
-//! the full game, [`gomoku::Gomoku`], where every legal cell is accepted:
+//! the full game, [`gomoku_renju::Gomoku`], where every legal cell is accepted:
 //! the registry's `gomoku-full`, the game to referee external brains on.
 //!
 //! # The NBoard protocol, GUI side
@@ -242,7 +242,7 @@ impl Default for EngineOptions {
             default_move_time: Duration::from_secs(5),
             startup: Duration::from_secs(10),
             quit_grace: Duration::from_millis(500),
-            board_size: gomoku::DEFAULT_SIZE,
+            board_size: gomoku_renju::DEFAULT_SIZE,
             settle: Duration::ZERO,
             name: None,
         }
@@ -472,7 +472,7 @@ fn engine_settings(spec: &SearcherSpec) -> Result<(EngineCommand, EngineOptions)
 /// # Errors
 ///
 /// [`RegistryError::Config`] when `cmd` is missing or blank.
-pub fn pbrain_factory<G: gomoku::GomokuGame + 'static>(
+pub fn pbrain_factory<G: gomoku_renju::GomokuGame + 'static>(
     spec: &SearcherSpec,
     _seed: u64,
 ) -> Result<BoxedSearcher<G>, RegistryError> {

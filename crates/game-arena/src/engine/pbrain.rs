@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 use game_traits::{
     Game, LimitKind, Limits, Player, SearchReport, SearchStats, Searcher, StopReason,
 };
-use gomoku::{Gomoku, GomokuGame, Move, Rule};
+use gomoku_renju::{Gomoku, GomokuGame, Move, Rule};
 
 use super::process::{EngineProcess, NoLine};
 use super::{EngineCommand, EngineError, EngineOptions, deadline_after, first_word};
 
 /// An external Gomoku engine speaking the Gomocup (Piskvork) protocol, as
-/// a [`Searcher`] of [`gomoku::Focused`] (what the arena plays) and of the
+/// a [`Searcher`] of [`gomoku_renju::Focused`] (what the arena plays) and of the
 /// full [`Gomoku`].
 ///
 /// The engine starts at the first search, or at [`start`](PbrainEngine::start);
@@ -31,13 +31,13 @@ use super::{EngineCommand, EngineError, EngineOptions, deadline_after, first_wor
 ///     EngineCommand::new("/opt/rapfi/pbrain-rapfi"),
 ///     EngineOptions::default().with_settle(Duration::from_millis(50)),
 /// );
-/// let game = gomoku::Focused::new(gomoku::Gomoku::new());
+/// let game = gomoku_renju::Focused::new(gomoku_renju::Gomoku::new());
 /// let report = rapfi.search(&game, &Limits::time(Duration::from_millis(500)));
 /// match report.best {
 ///     Some(mv) => println!("rapfi plays {mv}"),
 ///     None => println!(
 ///         "rapfi failed: {:?}",
-///         Searcher::<gomoku::Focused>::failure(&rapfi)
+///         Searcher::<gomoku_renju::Focused>::failure(&rapfi)
 ///     ),
 /// }
 /// ```
@@ -232,7 +232,7 @@ impl PbrainEngine {
             process.send(&format!("INFO timeout_turn {ms}"));
             self.timeout_turn = Some(ms);
         }
-        let me = game.side();
+        let me = game.to_move();
         process.send("BOARD");
         for stone in self.stone_order(game) {
             if let Some((x, y)) = stone.to_protocol(size) {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use bitboard_othello::Board;
 use game_traits::{Game, Limits, Searcher};
-use gomoku::{Focused, Gomoku, Move};
+use gomoku_renju::{Focused, Gomoku, Move};
 
 use super::*;
 

@@ -44,8 +44,8 @@ pub use nim::{MAX_HEAP_SIZE, MAX_HEAPS, Nim, NimMove, ParseNimError};
 pub use pinned::assert_matches_pinned;
 pub use searchers::{
     ContractOptions, SearcherFailure, Tactic, TacticalCase, check_against_minimax,
-    check_limits_contract, check_repeatable, check_tactics, contract_positions, random_positions,
-    tactical_case, tactical_cases,
+    check_limits_contract, check_repeatable, check_tactics, contract_positions, random_midgames,
+    random_positions, tactical_case, tactical_cases,
 };
 #[cfg(feature = "serde")]
 pub use serde_checks::{

@@ -380,6 +380,37 @@ pub fn random_positions<G: Game>(start: &G, count: usize, seed: u64) -> Vec<G> {
     positions
 }
 
+/// `count` unfinished positions, each reached from `start` by `plies`
+/// uniformly random plies (one more in every second position kept): the
+/// seeded mid-games that benches and node-count tests search. Attempt `i`
+/// plays from a generator seeded `seed + i`; an attempt that ends the game
+/// is dropped and the next one tried, so the list depends only on the game,
+/// `count`, `plies` and `seed`. Choose `plies` well short of the game's
+/// usual length: the search for unfinished positions goes on as long as
+/// attempts keep ending the game.
+pub fn random_midgames<G: Game>(start: &G, count: usize, plies: usize, seed: u64) -> Vec<G> {
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    let mut attempt = 0u64;
+    while positions.len() < count {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed.wrapping_add(attempt));
+        attempt += 1;
+        let mut state = start.clone();
+        let length = plies + positions.len() % 2;
+        for _ in 0..length {
+            state.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state.play(moves[rng.random_range(..moves.len())]);
+        }
+        if !state.is_over() {
+            positions.push(state);
+        }
+    }
+    positions
+}
+
 /// How strictly [`check_limits_contract`] measures; the defaults suit a
 /// loaded two-core test machine.
 #[derive(Clone, Debug)]
