@@ -60,7 +60,7 @@ fn endgame() -> Result<(), Box<dyn std::error::Error>> {
         board.to_move()
     );
     let clock = Instant::now();
-    let solution = Solver::new().solve(&board);
+    let solution = Solver::default().solve(&board);
     println!(
         "  score {:+} with {} ({} nodes, {:.2} s); the published answer is +38 with a2",
         solution.score,
@@ -88,7 +88,7 @@ fn othello_match() -> Result<(), Box<dyn std::error::Error>> {
             config,
         )
         .expect("valid settings");
-        Handover::new(mcts, Solver::new(), |board: &Board| {
+        Handover::new(mcts, Solver::default(), |board: &Board| {
             board.empty_count() <= 14
         })
     };

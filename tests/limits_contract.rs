@@ -83,7 +83,7 @@ fn every_searcher_keeps_the_contract_on_othello() {
             Mcts::new(MctsKnowledge::uct(), threads(1))
                 .unwrap()
                 .with_root_check(same_hash),
-            Solver::new(),
+            Solver::default(),
             |board: &Board| board.empty_count() <= 12,
         )
     };
@@ -92,7 +92,7 @@ fn every_searcher_keeps_the_contract_on_othello() {
         .parse()
         .unwrap();
     check_limits_contract(handover, &late, &options).unwrap();
-    check_limits_contract(Solver::new, &late, &options).unwrap();
+    check_limits_contract(Solver::default, &late, &options).unwrap();
 }
 
 #[test]

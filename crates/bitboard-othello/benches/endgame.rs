@@ -3,7 +3,7 @@
 //! transposition table; and FFO #40-#44 with the table's prefetching on
 //! and off.
 
-use bitboard_othello::{Board, Solver, Wld};
+use bitboard_othello::{Board, Solver, SolverConfig, Wld};
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
 use game_traits::Game;
 use rand::{RngExt, SeedableRng};
@@ -45,7 +45,7 @@ fn random_twenty() -> Vec<Board> {
 }
 
 fn bench_endgame(c: &mut Criterion) {
-    let mut solver = Solver::new();
+    let mut solver = Solver::default();
     let mut group = c.benchmark_group("endgame/othello");
     group.sample_size(10);
     group.sampling_mode(SamplingMode::Flat);
@@ -59,7 +59,8 @@ fn bench_endgame(c: &mut Criterion) {
             })
         });
     }
-    let mut two_threads = Solver::new().with_threads(2);
+    let mut two_threads =
+        Solver::new(SolverConfig::default().with_threads(2)).expect("valid settings");
     for (id, board, score) in ffo() {
         group.bench_with_input(
             BenchmarkId::new("exact-2-threads", &id),
@@ -116,7 +117,7 @@ fn bench_prefetch(c: &mut Criterion) {
     group.sample_size(10);
     group.sampling_mode(SamplingMode::Flat);
     for prefetch in [true, false] {
-        let mut solver = Solver::new().with_prefetch(prefetch);
+        let mut solver = Solver::default().with_prefetch(prefetch);
         let id = if prefetch { "on" } else { "off" };
         group.bench_function(BenchmarkId::new("ffo40-44", id), |b| {
             b.iter(|| {

@@ -13,7 +13,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bitboard_othello::{Board, Move, Solver};
+use bitboard_othello::{Board, Move, Solver, SolverConfig};
 
 struct Problem {
     number: u32,
@@ -110,12 +110,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let solver = match table_bits {
-        Some(bits) => Solver::try_with_table_bits(bits),
-        None => Ok(Solver::new()),
-    };
-    let mut solver = match solver {
-        Ok(solver) => solver.with_threads(threads),
+    let mut config = SolverConfig::default().with_threads(threads);
+    if let Some(bits) = table_bits {
+        config = config.with_table_bits(bits);
+    }
+    let mut solver = match Solver::new(config) {
+        Ok(solver) => solver,
         Err(error) => {
             eprintln!("ffo: {error}");
             return ExitCode::FAILURE;

@@ -116,13 +116,13 @@ pub struct WldSolution {
 /// ```
 #[must_use]
 pub fn solve(board: &Board) -> Solution {
-    Solver::new().solve(board)
+    Solver::default().solve(board)
 }
 
 /// Solves `board` for win, draw or loss only (faster than [`solve`]).
 #[must_use]
 pub fn solve_wld(board: &Board) -> WldSolution {
-    Solver::new().solve_wld(board)
+    Solver::default().solve_wld(board)
 }
 
 /// Which result [`Solver`]'s [`Searcher`] implementation computes.
@@ -133,6 +133,92 @@ pub enum SolveMode {
     Exact,
     /// Win/draw/loss only; the search value is `1`, `0` or `-1`.
     WinLossDraw,
+}
+
+/// The settings of a [`Solver`]: its table size, what its [`Searcher`]
+/// implementation computes and how many threads share a solve.
+///
+/// ```
+/// use bitboard_othello::{SolveMode, Solver, SolverConfig};
+///
+/// let config = SolverConfig::default().with_table_bits(20).with_threads(2);
+/// let solver = Solver::new(config)?;
+/// assert_eq!(solver.config().threads, 2);
+///
+/// let error = Solver::new(SolverConfig::default().with_table_bits(40)).unwrap_err();
+/// assert_eq!(error.to_string(), "table_bits = 40 is out of range: expected 4 to 28");
+/// # Ok::<(), bitboard_othello::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct SolverConfig {
+    /// The transposition table holds `2^table_bits` entries of 24 bytes,
+    /// [`Solver::MIN_TABLE_BITS`] to [`Solver::MAX_TABLE_BITS`];
+    /// [`Solver::DEFAULT_TABLE_BITS`] by default.
+    pub table_bits: u32,
+    /// What a [`Searcher::search`] computes; [`SolveMode::Exact`] by
+    /// default (the [`Solver::solve`] and [`Solver::solve_wld`] calls say
+    /// what they compute themselves).
+    pub mode: SolveMode,
+    /// Threads sharing a solve, 1 to [`Solver::MAX_THREADS`]; 1 by
+    /// default. The helper threads live for one solve each; two threads
+    /// solve FFO #45-#49 in about 0.6 of the time of one.
+    pub threads: usize,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            table_bits: Solver::DEFAULT_TABLE_BITS,
+            mode: SolveMode::Exact,
+            threads: 1,
+        }
+    }
+}
+
+impl SolverConfig {
+    /// The same settings with a table of `2^bits` entries.
+    #[must_use]
+    pub fn with_table_bits(mut self, bits: u32) -> Self {
+        self.table_bits = bits;
+        self
+    }
+
+    /// The same settings computing `mode` as a [`Searcher`].
+    #[must_use]
+    pub fn with_mode(mut self, mode: SolveMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The same settings with `threads` threads.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Checks every setting against its range.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Range`] naming the first setting out of range.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        Range::check_count(
+            "table_bits",
+            u64::from(self.table_bits),
+            u64::from(Solver::MIN_TABLE_BITS),
+            u64::from(Solver::MAX_TABLE_BITS),
+        )?;
+        Range::check_count(
+            "threads",
+            self.threads as u64,
+            1,
+            Solver::MAX_THREADS as u64,
+        )?;
+        Ok(())
+    }
 }
 
 /// An exact endgame solver that keeps its transposition table between
@@ -149,7 +235,7 @@ pub enum SolveMode {
 /// use bitboard_othello::{Board, Solver};
 /// use game_traits::{Handover, RandomSearcher, Limits, Searcher};
 ///
-/// let mut player = Handover::new(RandomSearcher::new(1), Solver::new(), |board: &Board| {
+/// let mut player = Handover::new(RandomSearcher::new(1), Solver::default(), |board: &Board| {
 ///     board.empty_count() <= 20
 /// });
 /// let board: Board = format!("{}OO- X", "X".repeat(61)).parse()?;
@@ -158,40 +244,57 @@ pub enum SolveMode {
 /// # Ok::<(), bitboard_othello::ParseBoardError>(())
 /// ```
 ///
-/// With [`with_threads`](Solver::with_threads), helper threads share the
-/// search: the score is the same, the node count and (among equally good
-/// moves) the move may differ from run to run.
+/// With more than one [thread](SolverConfig::threads), helper threads
+/// share the search: the score is the same, the node count and (among
+/// equally good moves) the move may differ from run to run.
 #[derive(Clone, Debug)]
 pub struct Solver {
     table: Table,
-    mode: SolveMode,
-    threads: usize,
+    config: SolverConfig,
     /// Runs the search without target features (tests of the fallback).
     portable: bool,
 }
 
 impl Default for Solver {
+    /// An exact solver with the default [`SolverConfig`]: a table of
+    /// 2^[`DEFAULT_TABLE_BITS`](Solver::DEFAULT_TABLE_BITS) entries
+    /// (6 MiB), one thread.
+    ///
+    /// # Panics
+    ///
+    /// If the 6 MiB table cannot be allocated; [`Solver::new`] returns an
+    /// error instead.
     fn default() -> Self {
-        Solver::new()
+        Solver::new(SolverConfig::default()).unwrap_or_else(|error| panic!("{error}"))
     }
 }
 
 impl Solver {
-    /// An exact solver with a table of 2^[`DEFAULT_TABLE_BITS`](Solver::DEFAULT_TABLE_BITS)
-    /// entries (6 MiB), one thread.
-    #[must_use]
-    pub fn new() -> Solver {
-        Solver::with_table_bits(Self::DEFAULT_TABLE_BITS)
+    /// A solver with `config`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Range`] if a setting is out of its range (see
+    /// [`SolverConfig::validate`]), and [`ConfigError::OutOfMemory`] if the
+    /// table cannot be allocated; the ranges are checked before anything is
+    /// allocated.
+    pub fn new(config: SolverConfig) -> Result<Solver, ConfigError> {
+        config.validate()?;
+        Ok(Solver {
+            table: Table::new(config.table_bits)?,
+            config,
+            portable: false,
+        })
     }
 
-    /// The table bits of [`Solver::new`]: 2^18 entries, 6 MiB. A table
-    /// that stays within the processor's caches answers faster: measured
-    /// whole-process against 2^20 entries (24 MiB) on a 2-core EPYC with
-    /// 32 MiB of L3, FFO #40-#44 on one thread take 4.5% less time
-    /// (8.92 s against 9.31 s, best of three) and #50-#51 on two threads
-    /// 4% less (50.9 s against 52.9 s), although 4% more positions are
-    /// searched. Try [`with_table_bits`](Solver::with_table_bits) with
-    /// more bits for problems of 28 and more empty squares.
+    /// The table bits of the default [`SolverConfig`]: 2^18 entries,
+    /// 6 MiB. A table that stays within the processor's caches answers
+    /// faster: measured whole-process against 2^20 entries (24 MiB) on a
+    /// 2-core EPYC with 32 MiB of L3, FFO #40-#44 on one thread take 4.5%
+    /// less time (8.92 s against 9.31 s, best of three) and #50-#51 on two
+    /// threads 4% less (50.9 s against 52.9 s), although 4% more positions
+    /// are searched. Try more [bits](SolverConfig::table_bits) for
+    /// problems of 28 and more empty squares.
     pub const DEFAULT_TABLE_BITS: u32 = 18;
 
     /// The fewest table bits a solver takes.
@@ -208,64 +311,10 @@ impl Solver {
     /// not of a whole game.
     pub const DEFAULT_NODES: u64 = 1 << 34;
 
-    /// A solver with a table of `2^bits` entries (24 bytes each), `bits`
-    /// clamped to [`MIN_TABLE_BITS`](Solver::MIN_TABLE_BITS)`..=`[`MAX_TABLE_BITS`](Solver::MAX_TABLE_BITS).
-    ///
-    /// # Panics
-    ///
-    /// If the table cannot be allocated; use
-    /// [`try_with_table_bits`](Solver::try_with_table_bits) to get an error
-    /// instead.
+    /// The settings this solver was built with.
     #[must_use]
-    pub fn with_table_bits(bits: u32) -> Solver {
-        Solver::try_with_table_bits(bits.clamp(Self::MIN_TABLE_BITS, Self::MAX_TABLE_BITS))
-            .unwrap_or_else(|error| panic!("{error}"))
-    }
-
-    /// A solver with a table of `2^bits` entries (24 bytes each).
-    ///
-    /// # Errors
-    ///
-    /// [`ConfigError::Range`] if `bits` is outside
-    /// [`MIN_TABLE_BITS`](Solver::MIN_TABLE_BITS)`..=`[`MAX_TABLE_BITS`](Solver::MAX_TABLE_BITS),
-    /// and [`ConfigError::OutOfMemory`] if the table cannot be allocated;
-    /// the range is checked before anything is allocated.
-    pub fn try_with_table_bits(bits: u32) -> Result<Solver, ConfigError> {
-        Range::check_count(
-            "table_bits",
-            u64::from(bits),
-            u64::from(Self::MIN_TABLE_BITS),
-            u64::from(Self::MAX_TABLE_BITS),
-        )?;
-        Ok(Solver {
-            table: Table::new(bits)?,
-            mode: SolveMode::Exact,
-            threads: 1,
-            portable: false,
-        })
-    }
-
-    /// The same solver in `mode` when used as a [`Searcher`].
-    #[must_use]
-    pub fn with_mode(mut self, mode: SolveMode) -> Solver {
-        self.mode = mode;
-        self
-    }
-
-    /// The same solver searching with `threads` threads (clamped to
-    /// `1..=`[`MAX_THREADS`](Solver::MAX_THREADS)); the helper threads
-    /// live for one solve each. Two threads solve FFO #45-#49 in about
-    /// 0.6 of the time of one (`docs/results.md`).
-    #[must_use]
-    pub fn with_threads(mut self, threads: usize) -> Solver {
-        self.threads = threads.clamp(1, Self::MAX_THREADS);
-        self
-    }
-
-    /// The threads a solve runs.
-    #[must_use]
-    pub fn threads(&self) -> usize {
-        self.threads
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
     }
 
     /// The same solver with the table's prefetching switched on or off
@@ -283,12 +332,6 @@ impl Solver {
     pub(crate) fn portable(mut self) -> Solver {
         self.portable = true;
         self
-    }
-
-    /// A win/draw/loss solver (as a [`Searcher`], value `1`, `0` or `-1`).
-    #[must_use]
-    pub fn wld() -> Solver {
-        Solver::new().with_mode(SolveMode::WinLossDraw)
     }
 
     /// Empties the transposition table.
@@ -324,7 +367,7 @@ impl Solver {
     /// The limits of a solve without any.
     fn control(&self) -> Control {
         Control {
-            threads: self.threads as u64,
+            threads: self.config.threads as u64,
             ..Control::default()
         }
     }
@@ -366,7 +409,7 @@ impl Solver {
         } else {
             dispatch::solve_root
         };
-        if self.threads <= 1 {
+        if self.config.threads <= 1 {
             let mut search = Search::new(&self.table, control, None);
             let (score, square) = solve_root(&mut search, player, opponent, alpha, beta);
             return (score, square, search.nodes);
@@ -379,7 +422,7 @@ impl Solver {
         let pool = Pool::default();
         std::thread::scope(|scope| {
             // A helper that cannot be started is simply not there.
-            let helpers: Vec<_> = (1..self.threads)
+            let helpers: Vec<_> = (1..self.config.threads)
                 .filter_map(|_| {
                     std::thread::Builder::new()
                         .spawn_scoped(scope, || {
@@ -461,7 +504,7 @@ impl Searcher<Board> for Solver {
             stop: limits.stop.clone(),
             ..self.control()
         };
-        let (alpha, beta) = match self.mode {
+        let (alpha, beta) = match self.config.mode {
             SolveMode::Exact => (-64, 64),
             SolveMode::WinLossDraw => (-1, 1),
         };
@@ -474,7 +517,7 @@ impl Searcher<Board> for Solver {
                 .with_pv(best.into_iter().collect())
                 .with_stats(stats.with_stop(reason));
         }
-        let value = match self.mode {
+        let value = match self.config.mode {
             SolveMode::Exact => score as f32 / 64.0,
             SolveMode::WinLossDraw => Wld::from_score(score).value(),
         };
@@ -497,7 +540,7 @@ impl Searcher<Board> for Solver {
     }
 
     fn name(&self) -> String {
-        match self.mode {
+        match self.config.mode {
             SolveMode::Exact => "solver".to_string(),
             SolveMode::WinLossDraw => "solver-wld".to_string(),
         }
@@ -535,8 +578,9 @@ mod tests {
 
     #[test]
     fn the_portable_path_finds_the_same_scores_and_nodes() {
-        let mut dispatched = Solver::with_table_bits(16);
-        let mut portable = Solver::with_table_bits(16).portable();
+        let config = SolverConfig::default().with_table_bits(16);
+        let mut dispatched = Solver::new(config.clone()).unwrap();
+        let mut portable = Solver::new(config).unwrap().portable();
         for board in endgames(40, 12, 11) {
             dispatched.clear();
             portable.clear();
@@ -550,9 +594,10 @@ mod tests {
 
     #[test]
     fn helper_threads_find_the_same_scores() {
-        let mut one = Solver::with_table_bits(18);
-        let mut two = Solver::with_table_bits(18).with_threads(2);
-        let mut two_portable = Solver::with_table_bits(18).with_threads(2).portable();
+        let mut one = Solver::default();
+        let two_threads = SolverConfig::default().with_threads(2);
+        let mut two = Solver::new(two_threads.clone()).unwrap();
+        let mut two_portable = Solver::new(two_threads).unwrap().portable();
         for board in endgames(6, 18, 12) {
             one.clear();
             two.clear();

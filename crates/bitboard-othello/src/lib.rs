@@ -16,7 +16,7 @@ mod symmetry;
 pub use board::{Board, BoardError, MAX_PLIES, ParseBoardError};
 pub use config::ConfigError;
 pub use dispatch::instruction_set;
-pub use endgame::{Solution, SolveMode, Solver, Wld, WldSolution, solve, solve_wld};
+pub use endgame::{Solution, SolveMode, Solver, SolverConfig, Wld, WldSolution, solve, solve_wld};
 pub use eval::{HeuristicEvaluator, HeuristicPolicy, PositionalEvaluator};
 pub use notation::{ObfError, ObfProblem, Transcript, TranscriptError};
 pub use perft::{divide, perft_leaves, perft_sequences, perft_with};

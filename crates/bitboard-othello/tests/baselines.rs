@@ -47,7 +47,13 @@ fn greedy_heuristic_player_beats_random_play() {
 #[test]
 fn searchers_have_names() {
     assert_eq!(
-        Searcher::<Board>::name(&bitboard_othello::Solver::wld()),
+        Searcher::<Board>::name(
+            &bitboard_othello::Solver::new(
+                bitboard_othello::SolverConfig::default()
+                    .with_mode(bitboard_othello::SolveMode::WinLossDraw)
+            )
+            .unwrap()
+        ),
         "solver-wld"
     );
 }

@@ -4,7 +4,7 @@
 //! The slow FFO positions are behind `#[ignore]`; run them with
 //! `cargo test -p bitboard-othello --release -- --ignored`.
 
-use bitboard_othello::{Board, Move, SolveMode, Solver, Wld, solve};
+use bitboard_othello::{Board, Move, SolveMode, Solver, SolverConfig, Wld, solve};
 use game_traits::testing::{check_against_minimax, minimax};
 use game_traits::{Game, Limits, OutcomeEvaluator, Searcher};
 use rand::{RngExt, SeedableRng};
@@ -70,7 +70,7 @@ fn check_problem(solver: &mut Solver, problem: &Problem) {
 #[test]
 #[ignore = "slow: run with --release -- --ignored"]
 fn ffo_40_to_49() {
-    let mut solver = Solver::new();
+    let mut solver = Solver::default();
     for problem in problems().iter().filter(|p| p.id.as_str() <= "ffo49") {
         solver.clear();
         check_problem(&mut solver, problem);
@@ -83,7 +83,7 @@ fn ffo_40_to_49() {
 #[test]
 #[ignore = "very slow: run with --release -- --ignored"]
 fn ffo_50_to_59() {
-    let mut solver = Solver::new().with_threads(2);
+    let mut solver = Solver::new(SolverConfig::default().with_threads(2)).unwrap();
     for problem in problems().iter().filter(|p| p.id.as_str() >= "ffo50") {
         solver.clear();
         check_problem(&mut solver, problem);
@@ -93,7 +93,7 @@ fn ffo_50_to_59() {
 /// FFO #40 (20 empties, about a second).
 #[test]
 fn ffo_40() {
-    check_problem(&mut Solver::new(), &problems()[0]);
+    check_problem(&mut Solver::default(), &problems()[0]);
 }
 
 /// The score of a position is the best of its children's scores, from
@@ -102,7 +102,7 @@ fn ffo_40() {
 #[test]
 fn late_positions_of_ffo_41_to_44_are_consistent() {
     let mut rng = Pcg64Mcg::seed_from_u64(4);
-    let mut solver = Solver::new();
+    let mut solver = Solver::default();
     let mut moves = Vec::new();
     for problem in &problems()[1..5] {
         let mut board = problem.board.clone();
@@ -180,7 +180,7 @@ fn small_endgames(count: usize, seed: u64) -> Vec<Board> {
 
 #[test]
 fn solver_equals_brute_force_on_small_endgames() {
-    let mut solver = Solver::with_table_bits(16);
+    let mut solver = Solver::new(SolverConfig::default().with_table_bits(16)).unwrap();
     let mut passes = 0;
     for board in small_endgames(400, 7) {
         let exact = brute_force(&board);
@@ -230,7 +230,7 @@ fn solver_equals_brute_force_on_small_endgames() {
 fn searcher_agrees_with_minimax() {
     let positions = small_endgames(150, 8);
     // Win/draw/loss: the harness's minimax with exact rewards.
-    let mut wld = Solver::wld();
+    let mut wld = Solver::new(SolverConfig::default().with_mode(SolveMode::WinLossDraw)).unwrap();
     check_against_minimax(
         &mut wld,
         &positions,
@@ -240,7 +240,7 @@ fn searcher_agrees_with_minimax() {
     )
     .unwrap();
     // Exact: value = score / 64.
-    let mut exact = Solver::new().with_mode(SolveMode::Exact);
+    let mut exact = Solver::new(SolverConfig::default().with_mode(SolveMode::Exact)).unwrap();
     for board in positions.iter().filter(|board| !board.is_over()) {
         let report = exact.search(board, &Limits::none());
         assert_eq!(report.value, brute_force(board) as f32 / 64.0, "{board}");
@@ -260,7 +260,7 @@ fn searcher_agrees_with_minimax() {
 #[test]
 fn searcher_honours_time_and_node_limits() {
     let problem = &problems()[9]; // FFO #49: minutes to solve.
-    let mut solver = Solver::new();
+    let mut solver = Solver::default();
     let started = std::time::Instant::now();
     let report = solver.search(
         &problem.board,
@@ -280,9 +280,11 @@ fn searcher_honours_time_and_node_limits() {
 #[test]
 fn handover_passes_late_positions_to_the_solver() {
     use game_traits::{Handover, RandomSearcher};
-    let mut player = Handover::new(RandomSearcher::new(3), Solver::new(), |board: &Board| {
-        board.empty_count() <= 12
-    });
+    let mut player = Handover::new(
+        RandomSearcher::new(3),
+        Solver::default(),
+        |board: &Board| board.empty_count() <= 12,
+    );
     for board in small_endgames(20, 9)
         .iter()
         .filter(|board| !board.is_over())

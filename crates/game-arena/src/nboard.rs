@@ -311,7 +311,7 @@ impl Engine {
         if solve_empties == 0 {
             return Ok((searcher, takes_depth));
         }
-        let handover = Handover::new(searcher, Solver::new(), move |board: &Board| {
+        let handover = Handover::new(searcher, Solver::default(), move |board: &Board| {
             board.empty_count() <= solve_empties
         });
         Ok((Box::new(handover), takes_depth))

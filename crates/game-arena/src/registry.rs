@@ -65,7 +65,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bitboard_othello::{Board, SolveMode, Solver};
+use bitboard_othello::{Board, SolveMode, Solver, SolverConfig};
 use dou_shou_qi::Jungle;
 use game_traits::testing::{MinimaxSearcher, Nim, TicTacToe};
 use game_traits::{
@@ -1602,7 +1602,11 @@ pub(crate) fn othello_solver(spec: &SearcherSpec) -> Option<BoxedSearcher<Board>
             Some("wld") => SolveMode::WinLossDraw,
             _ => SolveMode::Exact,
         };
-        Box::new(Solver::new().with_mode(mode)) as BoxedSearcher<Board>
+        let config = SolverConfig::default().with_mode(mode);
+        // The default table and one thread are in range; only a failed
+        // allocation of its 6 MiB could refuse them, as for `Solver::default`.
+        let solver = Solver::new(config).unwrap_or_else(|error| panic!("{error}"));
+        Box::new(solver) as BoxedSearcher<Board>
     })
 }
 
