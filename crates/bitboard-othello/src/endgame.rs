@@ -48,7 +48,10 @@ pub struct Solution {
     /// A move reaching `score`; `None` only at a finished game.
     pub best: Option<Move>,
     /// The principal variation from `best`, as far as the transposition
-    /// table remembers it (at least `best`).
+    /// table remembers it (at least `best`). Past `best`, each move is the
+    /// table's best move of its position, which may come from a bound
+    /// rather than an exact score: to follow a line of best play exactly,
+    /// solve each position on it again (the table makes that cheap).
     pub pv: Vec<Move>,
     /// Positions visited.
     pub nodes: u64,

@@ -8,6 +8,7 @@ mod endgame;
 pub mod eval;
 pub mod movegen;
 mod notation;
+pub mod pattern;
 mod perft;
 mod playout;
 mod square;
@@ -19,6 +20,10 @@ pub use dispatch::instruction_set;
 pub use endgame::{Solution, SolveMode, Solver, SolverConfig, Wld, WldSolution, solve, solve_wld};
 pub use eval::{HeuristicEvaluator, HeuristicPolicy, PositionalEvaluator};
 pub use notation::{ObfError, ObfProblem, Transcript, TranscriptError};
+pub use pattern::{
+    FitConfig, FitError, LabelError, LabelledPosition, PatternEvaluator, PatternTrainer,
+    PatternWeights, WeightsError,
+};
 pub use perft::{divide, perft_leaves, perft_sequences, perft_with};
 pub use playout::{CornerFirstPlayout, RandomPlayout, random_playout};
 pub use square::{Move, ParseMoveError, Square};

@@ -3,6 +3,7 @@
 mod baseline;
 mod batch;
 mod capability;
+mod checksum;
 mod encode;
 mod eval;
 mod game;
@@ -20,6 +21,7 @@ pub mod testing;
 pub use baseline::{GreedySearcher, RandomSearcher};
 pub use batch::{Batch, BatchEntry, BatchEvaluator, BatchedSearch, search_together};
 pub use capability::{ActionSpace, ColorFlip, InformationSet, PositionHash};
+pub use checksum::{FNV1A_64_OFFSET, fnv1a_64};
 pub use encode::{GridSymmetry, PlaneEncoding, PlaneShape};
 pub use eval::{
     Evaluator, FnEvaluator, MAX_LOGIT, OutcomeEvaluator, Playout, PolicyEvaluator, UniformPlayout,

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use candle_core::{Device, Tensor};
-use game_traits::{PlaneEncoding, PlaneShape};
+use game_traits::{FNV1A_64_OFFSET, PlaneEncoding, PlaneShape, fnv1a_64};
 use safetensors::{Dtype, SafeTensors, tensor::TensorView};
 
 use crate::net::{NetSpec, Network};
@@ -65,24 +65,15 @@ impl NetFile {
     }
 }
 
-/// FNV-1a, 64 bits.
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &byte in bytes {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
 /// The checksum of tensors given by name (so independent of the order the
 /// file keeps them in).
 fn checksum<'a>(tensors: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> u64 {
     let sorted: BTreeMap<&str, &[u8]> = tensors.into_iter().collect();
-    sorted.into_iter().fold(FNV_OFFSET, |hash, (name, bytes)| {
-        fnv1a(fnv1a(hash, name.as_bytes()), bytes)
-    })
+    sorted
+        .into_iter()
+        .fold(FNV1A_64_OFFSET, |hash, (name, bytes)| {
+            fnv1a_64(fnv1a_64(hash, name.as_bytes()), bytes)
+        })
 }
 
 fn to_bytes(values: &[f32]) -> Vec<u8> {

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use game_traits::PlaneShape;
+use game_traits::{FNV1A_64_OFFSET, PlaneShape, fnv1a_64};
 
 use crate::ShardError;
 use crate::file::write_atomically;
@@ -54,9 +54,7 @@ pub struct Shard {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    fnv1a_64(FNV1A_64_OFFSET, bytes)
 }
 
 /// Writes `samples` with `header` to `path` (its `samples` count is set

@@ -1,0 +1,242 @@
+//! The pattern evaluator: symmetric by construction, a weights format that
+//! refuses every damaged file with its own error, and a trainer that fits.
+
+use std::sync::Arc;
+
+use bitboard_othello::pattern::{MAX_PHASES, WEIGHTS_FORMAT_VERSION};
+use bitboard_othello::{
+    Board, FitConfig, FitError, LabelError, LabelledPosition, Move, PatternEvaluator,
+    PatternTrainer, PatternWeights, Symmetry, WeightsError,
+};
+use game_traits::{Evaluator, FNV1A_64_OFFSET, Game, fnv1a_64};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Bytes of a weights file with `weights` and a correct checksum.
+fn file_with(phases: u32, per_phase: u32, version: u32, weights: &[i16]) -> Vec<u8> {
+    let mut bytes = b"OTHPATW\0".to_vec();
+    for word in [version, phases, per_phase] {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    for weight in weights {
+        bytes.extend_from_slice(&weight.to_le_bytes());
+    }
+    let checksum = fnv1a_64(FNV1A_64_OFFSET, &bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    bytes
+}
+
+/// Weights drawn at random, `-spread..=spread` in stored units.
+fn random_weights(phases: usize, spread: i16, seed: u64) -> PatternWeights {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let weights: Vec<i16> = (0..phases * PatternWeights::per_phase())
+        .map(|_| rng.random_range(-spread..=spread))
+        .collect();
+    let per_phase = PatternWeights::per_phase() as u32;
+    PatternWeights::from_bytes(&file_with(
+        phases as u32,
+        per_phase,
+        WEIGHTS_FORMAT_VERSION,
+        &weights,
+    ))
+    .expect("a well-formed file")
+}
+
+/// Positions of random games, `count` of them, none finished.
+fn random_positions(count: usize, seed: u64) -> Vec<Board> {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut positions = Vec::new();
+    let mut moves: Vec<Move> = Vec::new();
+    while positions.len() < count {
+        let mut board = Board::start();
+        while !board.is_game_over() && positions.len() < count {
+            positions.push(board.clone());
+            moves.clear();
+            board.legal_moves(&mut moves);
+            board.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    positions
+}
+
+#[test]
+fn the_value_is_the_same_in_all_eight_orientations() {
+    let weights = random_weights(6, 2000, 1);
+    for board in random_positions(300, 2) {
+        let expected = weights.discs(&board);
+        for symmetry in Symmetry::ALL {
+            let image = Board::from_player_opponent(
+                symmetry.apply_bitboard(board.player()),
+                symmetry.apply_bitboard(board.opponent()),
+                board.to_move(),
+            )
+            .unwrap();
+            assert_eq!(
+                weights.discs(&image),
+                expected,
+                "{board} under {symmetry:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn values_are_discs_over_64_and_exact_at_the_end() {
+    let weights = Arc::new(random_weights(4, 3000, 3));
+    let evaluator = PatternEvaluator::new(Arc::clone(&weights));
+    for board in random_positions(200, 4) {
+        let expected = (weights.discs(&board) / 64.0).clamp(-1.0, 1.0);
+        assert_eq!(evaluator.value(&board), expected);
+    }
+    let finished: Board = format!("{}OO- X", "X".repeat(61)).parse().unwrap();
+    let mut over = finished.clone();
+    over.play("h8".parse().unwrap());
+    assert!(over.is_game_over());
+    assert_eq!(evaluator.discs(&over), over.final_score() as f32);
+    assert_eq!(evaluator.value(&over), over.final_score() as f32 / 64.0);
+}
+
+#[test]
+fn weights_survive_a_round_trip_through_a_file() {
+    let weights = random_weights(3, i16::MAX, 5);
+    assert_eq!(
+        PatternWeights::from_bytes(&weights.to_bytes()).unwrap(),
+        weights
+    );
+    let path = std::env::temp_dir().join(format!("patterns-{}.bin", std::process::id()));
+    weights.write(&path).unwrap();
+    assert_eq!(PatternWeights::read(&path).unwrap(), weights);
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn every_damaged_file_gets_its_own_error() {
+    let per_phase = PatternWeights::per_phase() as u32;
+    let good = PatternWeights::zeros(2).to_bytes();
+    assert!(PatternWeights::from_bytes(&good).is_ok());
+
+    let mut flipped = good.clone();
+    flipped[100] ^= 1;
+    assert!(matches!(
+        PatternWeights::from_bytes(&flipped),
+        Err(WeightsError::Checksum { .. })
+    ));
+    for cut in [good.len() - 1, good.len() / 2, 21, 13] {
+        let error = PatternWeights::from_bytes(&good[..cut]).unwrap_err();
+        assert!(
+            matches!(error, WeightsError::Length { found, .. } if found == cut),
+            "{error}"
+        );
+    }
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(matches!(
+        PatternWeights::from_bytes(&longer),
+        Err(WeightsError::Length { .. })
+    ));
+    for bytes in [&b""[..], b"OTHPAT", b"GGF(;PB[x]"] {
+        assert!(matches!(
+            PatternWeights::from_bytes(bytes),
+            Err(WeightsError::NotWeights)
+        ));
+    }
+    let zeros = vec![0i16; 2 * per_phase as usize];
+    let error = PatternWeights::from_bytes(&file_with(2, per_phase, 2, &zeros)).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "weights format version 2, this library reads version 1"
+    );
+    for phases in [0, MAX_PHASES as u32 + 1] {
+        let error = PatternWeights::from_bytes(&file_with(phases, per_phase, 1, &[])).unwrap_err();
+        assert!(matches!(error, WeightsError::Phases { found } if found == phases));
+    }
+    let error = PatternWeights::from_bytes(&file_with(1, per_phase - 1, 1, &zeros)).unwrap_err();
+    assert!(matches!(error, WeightsError::PatternSet { .. }), "{error}");
+
+    let missing = std::env::temp_dir().join("no-such-dir-for-patterns/weights.bin");
+    let error = PatternWeights::read(&missing).unwrap_err();
+    assert!(matches!(error, WeightsError::Io { .. }));
+    assert!(
+        error
+            .to_string()
+            .starts_with(&missing.display().to_string())
+    );
+}
+
+#[test]
+fn the_trainer_fits_a_table_it_can_represent() {
+    // Scores made by a table the pattern set can express: the fit must
+    // bring the training error from the scores' spread to near zero.
+    let teacher = random_weights(2, 200, 6);
+    let data: Vec<LabelledPosition> = random_positions(3000, 7)
+        .into_iter()
+        .map(|board| {
+            let score = teacher.discs(&board).round().clamp(-64.0, 64.0) as i8;
+            LabelledPosition { board, score }
+        })
+        .collect();
+    let untrained = FitError::measure(&data, |_| 0.0);
+    let mut trainer = PatternTrainer::new(2);
+    let fitted = trainer.fit(&data, &FitConfig::default().with_epochs(100).with_l2(0.01));
+    assert!(untrained.mean_absolute > 4.0, "{untrained:?}");
+    assert!(
+        fitted.mean_absolute < 0.25 * untrained.mean_absolute,
+        "{fitted:?} against {untrained:?}"
+    );
+    // Rounding to the stored fixed point changes little.
+    let stored = trainer.weights();
+    let rounded = FitError::measure(&data, |board| stored.discs(board));
+    assert!((rounded.mean_absolute - fitted.mean_absolute).abs() < 0.05);
+    // And a trainer restarted from the stored weights starts there.
+    let restarted = PatternTrainer::from_weights(&stored);
+    let again = FitError::measure(&data, |board| restarted.discs(board));
+    assert!((again.mean_absolute - rounded.mean_absolute).abs() < 1e-6);
+}
+
+#[test]
+fn labelled_lines_round_trip_and_bad_lines_name_their_number() {
+    let board = Board::start();
+    let line = LabelledPosition {
+        board: board.clone(),
+        score: -6,
+    }
+    .to_string();
+    let text = format!("# a comment\n\n{line}\n");
+    let parsed = LabelledPosition::parse_lines(&text).unwrap();
+    assert_eq!(parsed, [LabelledPosition { board, score: -6 }]);
+
+    let bad_score = format!("{line}\n{} 65\n", Board::start());
+    assert_eq!(
+        LabelledPosition::parse_lines(&bad_score).unwrap_err(),
+        LabelError::Score {
+            line: 2,
+            found: "65".into()
+        }
+    );
+    let no_score = format!("{}\n", Board::start());
+    assert!(matches!(
+        LabelledPosition::parse_lines(&no_score),
+        Err(LabelError::Score { line: 1, .. })
+    ));
+    assert!(matches!(
+        LabelledPosition::parse_lines("XXO X 4\n"),
+        Err(LabelError::Board { line: 1, .. })
+    ));
+}
+
+#[test]
+fn the_sample_data_holds_exact_scores() {
+    // A sample of the pipeline's exact labels (`examples/train_patterns.rs`),
+    // re-solved here: each score is the solver's.
+    let sample = LabelledPosition::parse_lines(include_str!("data/pattern-sample.txt")).unwrap();
+    assert!(sample.len() >= 50);
+    for position in sample.iter().filter(|p| p.board.empty_count() <= 14) {
+        let solution = bitboard_othello::solve(&position.board);
+        assert_eq!(
+            solution.score,
+            i32::from(position.score),
+            "{}",
+            position.board
+        );
+    }
+}
