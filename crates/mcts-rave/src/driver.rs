@@ -147,14 +147,17 @@ impl Claims for Share {
     }
 }
 
-/// Iterations all the threads of a shared tree draw on.
+/// Iterations a thread of a shared tree takes from the [`Quota`] at a
+/// time: the counter all threads write is touched once per block, not once
+/// per iteration, and a block is small beside any budget worth threads.
+const QUOTA_BLOCK: u64 = 64;
+
+/// Iterations all the threads of a shared tree draw on, handed out in
+/// blocks ([`QuotaShare`]).
 #[derive(Debug)]
 pub(crate) struct Quota {
-    /// Claims made (may pass the limit by the number of threads: a claim
-    /// past it is not run).
+    /// Iterations handed out (never past the limit).
     claimed: AtomicU64,
-    /// Iterations started.
-    started: AtomicU64,
     limit: u64,
 }
 
@@ -162,29 +165,56 @@ impl Quota {
     pub(crate) fn new(limit: u64) -> Self {
         Quota {
             claimed: AtomicU64::new(0),
-            started: AtomicU64::new(0),
             limit,
+        }
+    }
+
+    /// One thread's handle on the quota.
+    pub(crate) fn share(&self) -> QuotaShare<'_> {
+        QuotaShare {
+            quota: self,
+            left: 0,
         }
     }
 }
 
-impl Claims for &Quota {
+/// A thread's draw on a shared [`Quota`]: the rest of the block it holds.
+#[derive(Debug)]
+pub(crate) struct QuotaShare<'a> {
+    quota: &'a Quota,
+    /// Iterations of this thread's block not run yet.
+    left: u64,
+}
+
+impl Claims for QuotaShare<'_> {
+    /// Handed out less this thread's unused block: exact with one thread,
+    /// ahead by the other threads' unused blocks with more.
     #[inline]
     fn started(&self) -> u64 {
-        self.started.load(Ordering::Relaxed)
+        self.quota.claimed.load(Ordering::Relaxed) - self.left
     }
 
     #[inline]
     fn spent(&self) -> bool {
-        self.claimed.load(Ordering::Relaxed) >= self.limit
+        self.left == 0 && self.quota.claimed.load(Ordering::Relaxed) >= self.quota.limit
     }
 
     #[inline]
     fn claim(&mut self) -> bool {
-        if self.claimed.fetch_add(1, Ordering::Relaxed) >= self.limit {
-            return false;
+        if self.left == 0 {
+            let limit = self.quota.limit;
+            let taken =
+                self.quota
+                    .claimed
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |claimed| {
+                        (claimed < limit).then(|| claimed.saturating_add(QUOTA_BLOCK).min(limit))
+                    });
+            match taken {
+                Ok(before) => self.left = before.saturating_add(QUOTA_BLOCK).min(limit) - before,
+                Err(_) => return false,
+            }
         }
-        self.started.fetch_add(1, Ordering::Relaxed);
+        self.left -= 1;
         true
     }
 }
@@ -229,18 +259,20 @@ pub(crate) fn drive(
         if rules.stop_when_full && (job.tree_full() || job.tree_len() >= rules.node_cap) {
             break Ended::Full;
         }
-        let started = quota.started();
-        let len = job.tree_len();
-        if len > size {
-            (size, grown_at) = (len, started);
-        } else if (rules.stop_when_stalled || proven_win)
-            && started - grown_at > STALL_WINDOW.max(size as u64)
-        {
-            break if proven_win {
-                Ended::Solved
-            } else {
-                Ended::Stalled
-            };
+        // Growth is only asked where a stall ends the search: a shared
+        // tree's size is written by every thread's expansions.
+        if rules.stop_when_stalled || proven_win {
+            let started = quota.started();
+            let len = job.tree_len();
+            if len > size {
+                (size, grown_at) = (len, started);
+            } else if started - grown_at > STALL_WINDOW.max(size as u64) {
+                break if proven_win {
+                    Ended::Solved
+                } else {
+                    Ended::Stalled
+                };
+            }
         }
         // The quota and the tree apply the counts; the budget is asked of
         // the flag and the clock.
@@ -342,4 +374,68 @@ pub(crate) fn evaluated<G: Game, E: Evaluator<G>>(state: &G, evaluator: &E) -> V
         None => contain_value(evaluator.value(state)),
     };
     (value, player)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shared_quota_hands_out_exactly_its_limit() {
+        for limit in [0, 1, QUOTA_BLOCK - 1, QUOTA_BLOCK, QUOTA_BLOCK + 1, 1_000] {
+            let quota = Quota::new(limit);
+            let mut shares = [quota.share(), quota.share(), quota.share()];
+            let mut run = 0;
+            loop {
+                let claimed: u64 = shares
+                    .iter_mut()
+                    .map(|share| u64::from(share.claim()))
+                    .sum();
+                if claimed == 0 {
+                    break;
+                }
+                run += claimed;
+            }
+            assert_eq!(run, limit, "limit {limit}");
+            assert!(shares.iter().all(|share| share.spent()), "limit {limit}");
+        }
+    }
+
+    #[test]
+    fn threads_drawing_on_one_quota_run_it_exactly() {
+        let quota = Quota::new(100_003);
+        let run: u64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| {
+                    let mut share = quota.share();
+                    scope.spawn(move || {
+                        let mut run = 0u64;
+                        while share.claim() {
+                            run += 1;
+                        }
+                        run
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| handle.join().unwrap())
+                .sum()
+        });
+        assert_eq!(run, 100_003);
+    }
+
+    #[test]
+    fn one_share_counts_what_it_started_exactly() {
+        let quota = Quota::new(100);
+        let mut share = quota.share();
+        for started in 0..100 {
+            assert_eq!(share.started(), started);
+            assert!(!share.spent());
+            assert!(share.claim());
+        }
+        assert_eq!(share.started(), 100);
+        assert!(share.spent());
+        assert!(!share.claim());
+    }
 }

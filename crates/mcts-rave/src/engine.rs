@@ -65,7 +65,10 @@ struct Waiting {
     player: Player,
 }
 
-/// One search thread.
+/// One search thread. Aligned to a pair of cache lines so that the
+/// generator and counters it writes every ply never share a line with
+/// another thread's worker.
+#[repr(align(128))]
 pub(crate) struct Worker<G: Game, P> {
     playout: P,
     rng: Pcg64Mcg,

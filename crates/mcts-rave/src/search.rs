@@ -170,7 +170,7 @@ where
         // Threads on one tree draw on one quota; private trees have each
         // their share.
         if distinct < threads {
-            drive(&mut job, &quota, rules, budget)
+            drive(&mut job, quota.share(), rules, budget)
         } else {
             drive(
                 &mut job,

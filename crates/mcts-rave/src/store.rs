@@ -466,17 +466,20 @@ impl<M: Copy + PartialEq + Send + Sync, C: Cells> Store<M> for &SharedTree<M, C>
 
     #[inline]
     fn amaf_key(&self, node: u32) -> u32 {
-        self.node(node).amaf.key()
+        self.node(node).amaf_key.load(Ordering::Relaxed)
     }
 
     #[inline]
     fn amaf(&self, node: u32) -> (u32, f32) {
-        self.node(node).amaf.read()
+        if !SharedTree::has_amaf(self) {
+            return (0, 0.0);
+        }
+        SharedTree::amaf(self, node).read()
     }
 
     #[inline]
     fn is_full(&self) -> bool {
-        self.full.load(Ordering::Relaxed)
+        SharedTree::is_full(self)
     }
 
     #[inline]
@@ -496,7 +499,7 @@ impl<M: Copy + PartialEq + Send + Sync, C: Cells> Store<M> for &SharedTree<M, C>
 
     #[inline]
     fn add_amaf(&mut self, node: u32, value: f32) {
-        self.node(node).amaf.add(value);
+        SharedTree::amaf(self, node).add(value);
     }
 
     #[inline]
@@ -558,7 +561,7 @@ impl<M: Copy + PartialEq + Send + Sync, C: Cells> Store<M> for &SharedTree<M, C>
                 true
             }
             None => {
-                self.full.store(true, Ordering::Relaxed);
+                self.set_full(true);
                 self.node(node).kind.store(LEAF, Ordering::Release);
                 false
             }
@@ -566,7 +569,7 @@ impl<M: Copy + PartialEq + Send + Sync, C: Cells> Store<M> for &SharedTree<M, C>
     }
 
     fn clear_full(&mut self) {
-        self.full.store(false, Ordering::Relaxed);
+        self.set_full(false);
     }
 
     fn set_root(&mut self, placeholder: M, mover: Player) {
