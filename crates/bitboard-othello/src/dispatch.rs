@@ -24,7 +24,7 @@ use game_traits::{Outcome, Player};
 
 use crate::endgame::parallel;
 use crate::endgame::search::{self, Recurse, Search};
-use crate::{Board, Move, movegen, perft, playout};
+use crate::{Board, Move, movegen, pattern, perft, playout};
 
 /// Compiles the function once per instruction set, plus the portable copy,
 /// and dispatches at run time. `x86-64-v3` (Haswell and later, Zen) brings
@@ -197,6 +197,15 @@ pub(crate) fn solve_root_portable(
 ) -> (i32, u8) {
     search_functions!();
     search::root(recursion!(), search, player, opponent, alpha, beta)
+}
+
+hot_path! {
+    /// The pattern evaluation of `board` (see [`pattern::weighted_sum`]):
+    /// with AVX2 a disc adds its square's powers to every placement in a
+    /// few vector additions.
+    pub(crate) fn pattern_sum(weights: &[i16], phases: usize, board: &Board) -> i32 {
+        pattern::weighted_sum(weights, phases, board)
+    }
 }
 
 hot_path! {

@@ -152,6 +152,9 @@ struct PatternSet {
     placements: Vec<Placement>,
     /// Weights of one phase: every shape's table, then the phase's bias.
     per_phase: usize,
+    /// `powers[s][p]`: the weight of square `s`'s ternary digit in
+    /// placement `p`'s index (a power of 3; 0 where `p` misses `s`).
+    powers: Box<[[u16; MAX_FEATURES]; 64]>,
 }
 
 fn pattern_set() -> &'static PatternSet {
@@ -179,33 +182,55 @@ fn pattern_set() -> &'static PatternSet {
             }
             offset += 3usize.pow(squares.len() as u32);
         }
+        let mut powers = Box::new([[0u16; MAX_FEATURES]; 64]);
+        for (index, placement) in placements.iter().enumerate() {
+            let len = usize::from(placement.len);
+            for (digit, &square) in placement.squares[..len].iter().enumerate() {
+                // A placement's index is below 3^10, so it fits a u16.
+                powers[usize::from(square)][index] = 3u16.pow((len - 1 - digit) as u32);
+            }
+        }
         PatternSet {
             placements,
             per_phase: offset + 1,
+            powers,
         }
     })
 }
 
 /// The feature indices of `board` within one phase's table (the bias
 /// last), written into `out`; returns how many.
+///
+/// Disc by disc rather than placement by placement: each disc adds its
+/// square's powers to every placement at once (a row of the `powers`
+/// table, added as vectors), the mover's discs once and the opponent's
+/// twice, so empty squares cost nothing.
+#[inline(always)]
 fn features(board: &Board, out: &mut [u32; MAX_FEATURES]) -> usize {
     let set = pattern_set();
-    let (player, opponent) = (board.player(), board.opponent());
-    for (slot, placement) in out.iter_mut().zip(&set.placements) {
-        let mut index = 0u32;
-        for &square in &placement.squares[..usize::from(placement.len)] {
-            let digit = ((player >> square) & 1) + 2 * ((opponent >> square) & 1);
-            index = index * 3 + digit as u32;
+    let sums = [board.player(), board.opponent()].map(|discs| {
+        let mut sum = [0u16; MAX_FEATURES];
+        let mut rest = discs;
+        while rest != 0 {
+            let powers = &set.powers[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            for (total, &power) in sum.iter_mut().zip(powers) {
+                *total += power;
+            }
         }
-        *slot = placement.offset + index;
-    }
+        sum
+    });
     let count = set.placements.len();
+    for (index, placement) in set.placements.iter().enumerate() {
+        out[index] = placement.offset + u32::from(sums[0][index]) + 2 * u32::from(sums[1][index]);
+    }
     out[count] = (set.per_phase - 1) as u32;
     count + 1
 }
 
 /// The sum of `weight(index)` over the features of `board`, with indices
 /// into a table of `phases` phases (its phase's block).
+#[inline(always)]
 fn sum_features<T: std::iter::Sum>(board: &Board, phases: usize, weight: impl Fn(usize) -> T) -> T {
     let mut indices = [0u32; MAX_FEATURES];
     let count = features(board, &mut indices);
@@ -214,6 +239,15 @@ fn sum_features<T: std::iter::Sum>(board: &Board, phases: usize, weight: impl Fn
         .iter()
         .map(|&index| weight(base + index as usize))
         .sum()
+}
+
+/// The sum of the `i16` weights (of `phases` phases) of `board`'s
+/// features, in units of `1 / WEIGHT_SCALE` discs: what
+/// [`dispatch::pattern_sum`](crate::dispatch) compiles once per
+/// instruction set.
+#[inline(always)]
+pub(crate) fn weighted_sum(weights: &[i16], phases: usize, board: &Board) -> i32 {
+    sum_features(board, phases, |index| i32::from(weights[index]))
 }
 
 /// Room for the features of one position (placements and the bias).
@@ -351,8 +385,7 @@ impl PatternWeights {
     /// sum of the weights; not clamped).
     #[must_use]
     pub fn discs(&self, board: &Board) -> f32 {
-        let sum: i32 = sum_features(board, self.phases, |index| i32::from(self.weights[index]));
-        sum as f32 / WEIGHT_SCALE
+        crate::dispatch::pattern_sum(&self.weights, self.phases, board) as f32 / WEIGHT_SCALE
     }
 
     /// The file contents: magic `OTHPATW\0`, then little-endian `u32`s
@@ -799,5 +832,84 @@ mod tests {
             .map(|(_, squares)| 3usize.pow(squares.len() as u32))
             .sum();
         assert_eq!(set.per_phase, expected + 1);
+    }
+
+    /// The index of every placement read digit by digit, most significant
+    /// first: the definition the weights are stored by.
+    fn features_by_definition(board: &Board) -> Vec<u32> {
+        let set = pattern_set();
+        let (player, opponent) = (board.player(), board.opponent());
+        let mut out: Vec<u32> = set
+            .placements
+            .iter()
+            .map(|placement| {
+                let squares = &placement.squares[..usize::from(placement.len)];
+                let index = squares.iter().fold(0u32, |index, &square| {
+                    let digit = ((player >> square) & 1) + 2 * ((opponent >> square) & 1);
+                    index * 3 + digit as u32
+                });
+                placement.offset + index
+            })
+            .collect();
+        out.push((set.per_phase - 1) as u32);
+        out
+    }
+
+    #[test]
+    fn features_square_by_square_match_their_definition() {
+        use game_traits::Game;
+        use game_traits::rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut board = Board::start();
+            while !board.is_game_over() {
+                let mut indices = [0u32; MAX_FEATURES];
+                let count = features(&board, &mut indices);
+                assert_eq!(
+                    indices[..count],
+                    features_by_definition(&board)[..],
+                    "{board:?}"
+                );
+                checked += 1;
+                board.legal_moves(&mut moves);
+                board.play(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 2_000);
+    }
+
+    #[test]
+    fn the_dispatched_sum_matches_the_definition() {
+        use game_traits::Game;
+        use game_traits::rand::{RngExt, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(6);
+        let phases = 6;
+        let weights: Vec<i16> = (0..phases * pattern_set().per_phase)
+            .map(|_| rng.random_range(-300..=300))
+            .collect();
+        let table = PatternWeights {
+            phases,
+            weights: weights.clone(),
+        };
+        let mut moves = Vec::new();
+        for _ in 0..20 {
+            let mut board = Board::start();
+            while !board.is_game_over() {
+                let base = phase_of(board.empty_count(), phases) * pattern_set().per_phase;
+                let expected: i32 = features_by_definition(&board)
+                    .iter()
+                    .map(|&index| i32::from(weights[base + index as usize]))
+                    .sum();
+                assert_eq!(
+                    table.discs(&board),
+                    expected as f32 / WEIGHT_SCALE,
+                    "{board:?}"
+                );
+                board.legal_moves(&mut moves);
+                board.play(moves[rng.random_range(0..moves.len())]);
+            }
+        }
     }
 }

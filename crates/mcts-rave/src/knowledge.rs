@@ -62,11 +62,7 @@ impl MctsKnowledge<Rave> {
     /// playout stops early, for games with an
     /// [`ActionSpace`](game_traits::ActionSpace).
     pub fn rave(rave: Rave) -> Self {
-        MctsKnowledge {
-            policy: rave,
-            playout: UniformPlayout,
-            evaluator: OutcomeEvaluator,
-        }
+        MctsKnowledge::uct().with_policy(rave)
     }
 }
 
