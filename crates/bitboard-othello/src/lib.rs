@@ -21,8 +21,8 @@ pub use endgame::{Solution, SolveMode, Solver, SolverConfig, Wld, WldSolution, s
 pub use eval::{HeuristicEvaluator, HeuristicPolicy, PositionalEvaluator};
 pub use notation::{ObfError, ObfProblem, Transcript, TranscriptError};
 pub use pattern::{
-    FitConfig, FitError, LabelError, LabelledPosition, PatternEvaluator, PatternTrainer,
-    PatternWeights, WeightsError,
+    FitConfig, FitError, LabelError, LabelledPosition, PatternEvaluator, PatternPolicy,
+    PatternTrainer, PatternWeights, WeightsError,
 };
 pub use perft::{divide, perft_leaves, perft_sequences, perft_with};
 pub use playout::{CornerFirstPlayout, RandomPlayout, random_playout};

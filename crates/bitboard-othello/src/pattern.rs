@@ -18,10 +18,10 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use game_traits::{Evaluator, FNV1A_64_OFFSET, fnv1a_64};
+use game_traits::{Evaluator, FNV1A_64_OFFSET, Game, PolicyEvaluator, Range, fnv1a_64};
 
 use crate::eval::exact_value;
-use crate::{Board, Square, Symmetry};
+use crate::{Board, ConfigError, Move, Square, Symmetry};
 
 /// The shapes of the pattern set, by name and squares (column, row; `a1`
 /// is `(0, 0)`) in one orientation.
@@ -537,6 +537,101 @@ impl Evaluator<Board> for PatternEvaluator {
             return exact_value(board);
         }
         (self.weights.discs(board) / 64.0).clamp(-1.0, 1.0)
+    }
+}
+
+/// A prior over moves from a [`PatternEvaluator`], for the searchers that
+/// take a [`PolicyEvaluator`] (Gumbel AlphaZero, PUCT): each move's logit
+/// is the pattern estimate of the position after it, for the player
+/// making it, in units of [`temperature`](PatternPolicy::temperature)
+/// discs (one ply of look-ahead). The value is the evaluator's.
+///
+/// ```
+/// use std::sync::Arc;
+/// use bitboard_othello::{Board, PatternEvaluator, PatternPolicy, PatternWeights};
+/// use game_traits::{Game, PolicyEvaluator};
+///
+/// let evaluator = PatternEvaluator::new(Arc::new(PatternWeights::zeros(12)));
+/// let policy = PatternPolicy::new(evaluator).with_temperature(2.0)?;
+/// let board = Board::start();
+/// let mut moves = Vec::new();
+/// board.legal_moves(&mut moves);
+/// let mut logits = vec![0.0; moves.len()];
+/// let value = policy.evaluate(&board, &moves, &mut logits);
+/// // Zero weights: every move looks alike, and the start is even.
+/// assert!(logits.iter().all(|&logit| logit == 0.0));
+/// assert_eq!(value, 0.0);
+/// # Ok::<(), bitboard_othello::ConfigError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct PatternPolicy {
+    evaluator: PatternEvaluator,
+    temperature: f32,
+}
+
+impl PatternPolicy {
+    /// Discs of estimate per unit of logit by default: a move 4 discs
+    /// better is `e` times as likely.
+    pub const DEFAULT_TEMPERATURE: f32 = 4.0;
+
+    /// The policy of `evaluator` at [`DEFAULT_TEMPERATURE`](Self::DEFAULT_TEMPERATURE).
+    #[must_use]
+    pub fn new(evaluator: PatternEvaluator) -> PatternPolicy {
+        PatternPolicy {
+            evaluator,
+            temperature: Self::DEFAULT_TEMPERATURE,
+        }
+    }
+
+    /// The same policy with `temperature` discs per unit of logit.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Range`] unless `temperature` is a finite number above
+    /// 0.
+    pub fn with_temperature(self, temperature: f32) -> Result<PatternPolicy, ConfigError> {
+        Range::Above(0.0).check("temperature", f64::from(temperature))?;
+        Ok(PatternPolicy {
+            temperature,
+            ..self
+        })
+    }
+
+    /// Discs of estimate per unit of logit.
+    #[must_use]
+    pub fn temperature(&self) -> f32 {
+        self.temperature
+    }
+
+    /// The evaluator.
+    #[must_use]
+    pub fn evaluator(&self) -> &PatternEvaluator {
+        &self.evaluator
+    }
+
+    /// The logit of legal move `mv` at `board`.
+    #[must_use]
+    pub fn logit(&self, board: &Board, mv: Move) -> f32 {
+        let mut after = board.clone();
+        after.play(mv);
+        // The estimate after the move is for the opponent, who moves next.
+        -self.evaluator.discs(&after) / self.temperature
+    }
+}
+
+impl PolicyEvaluator<Board> for PatternPolicy {
+    fn evaluate(&self, board: &Board, moves: &[Move], logits: &mut [f32]) -> f32 {
+        debug_assert_eq!(moves.len(), logits.len());
+        for (&mv, logit) in moves.iter().zip(logits.iter_mut()) {
+            *logit = self.logit(board, mv);
+        }
+        self.evaluator.value(board)
+    }
+}
+
+impl Evaluator<Board> for PatternPolicy {
+    fn value(&self, board: &Board) -> f32 {
+        self.evaluator.value(board)
     }
 }
 

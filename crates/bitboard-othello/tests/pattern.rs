@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use bitboard_othello::pattern::{MAX_PHASES, WEIGHTS_FORMAT_VERSION};
 use bitboard_othello::{
-    Board, FitConfig, FitError, LabelError, LabelledPosition, Move, PatternEvaluator,
-    PatternTrainer, PatternWeights, Symmetry, WeightsError,
+    Board, ConfigError, FitConfig, FitError, LabelError, LabelledPosition, Move, PatternEvaluator,
+    PatternPolicy, PatternTrainer, PatternWeights, Symmetry, WeightsError,
 };
-use game_traits::{Evaluator, FNV1A_64_OFFSET, Game, fnv1a_64};
+use game_traits::{Evaluator, FNV1A_64_OFFSET, Game, PolicyEvaluator, fnv1a_64};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -239,4 +239,55 @@ fn the_sample_data_holds_exact_scores() {
             position.board
         );
     }
+}
+
+#[test]
+fn the_policy_rates_each_move_by_the_estimate_after_it() {
+    let evaluator = PatternEvaluator::new(Arc::new(random_weights(12, 400, 8)));
+    let policy = PatternPolicy::new(evaluator.clone())
+        .with_temperature(2.5)
+        .unwrap();
+    let mut moves = Vec::new();
+    let mut rated = 0;
+    for board in random_positions(300, 9) {
+        board.legal_moves(&mut moves);
+        let mut logits = vec![f32::NAN; moves.len()];
+        let value = policy.evaluate(&board, &moves, &mut logits);
+        assert_eq!(value, evaluator.value(&board));
+        assert_eq!(value, policy.value(&board));
+        for (&mv, &logit) in moves.iter().zip(&logits) {
+            let mut after = board.clone();
+            after.play(mv);
+            assert_eq!(logit, -evaluator.discs(&after) / 2.5, "{board:?} {mv}");
+            rated += 1;
+        }
+        // The best-rated move leaves the opponent the worst estimate.
+        let best = (0..moves.len())
+            .max_by(|&a, &b| logits[a].total_cmp(&logits[b]))
+            .unwrap();
+        let worst_for_them = moves
+            .iter()
+            .map(|&mv| {
+                let mut after = board.clone();
+                after.play(mv);
+                evaluator.discs(&after)
+            })
+            .fold(f32::INFINITY, f32::min);
+        let mut after = board.clone();
+        after.play(moves[best]);
+        assert_eq!(evaluator.discs(&after), worst_for_them);
+    }
+    assert!(rated > 1_000);
+}
+
+#[test]
+fn the_policy_refuses_a_temperature_that_is_not_positive() {
+    let policy = PatternPolicy::new(PatternEvaluator::new(Arc::new(PatternWeights::zeros(6))));
+    assert_eq!(policy.temperature(), PatternPolicy::DEFAULT_TEMPERATURE);
+    for temperature in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        let error = policy.clone().with_temperature(temperature).unwrap_err();
+        assert!(matches!(error, ConfigError::Range(_)), "{error:?}");
+        assert!(error.to_string().contains("temperature"), "{error}");
+    }
+    assert_eq!(policy.with_temperature(0.5).unwrap().temperature(), 0.5);
 }

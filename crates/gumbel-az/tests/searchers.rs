@@ -386,3 +386,65 @@ fn othello_games_between_the_searchers_are_legal_and_finish() {
     assert!(record.outcome.is_some());
     assert!(record.moves.len() >= 50);
 }
+
+/// A pattern policy on weights fitted to the disc difference of positions
+/// of a few random games, so that they are not all zero.
+fn fitted_pattern_policy() -> bitboard_othello::PatternPolicy {
+    use bitboard_othello::{
+        Board, FitConfig, LabelledPosition, PatternEvaluator, PatternPolicy, PatternTrainer,
+    };
+    let mut labels = Vec::new();
+    let mut moves = Vec::new();
+    for game in 0..6usize {
+        let mut board = Board::start();
+        while !board.is_game_over() {
+            let discs = board.player().count_ones() as i8 - board.opponent().count_ones() as i8;
+            labels.push(LabelledPosition {
+                board: board.clone(),
+                score: discs,
+            });
+            board.legal_moves(&mut moves);
+            board.play(moves[(labels.len() + game) % moves.len()]);
+        }
+    }
+    let mut trainer = PatternTrainer::new(6);
+    trainer.fit(&labels, &FitConfig::default().with_epochs(5));
+    let policy = PatternPolicy::new(PatternEvaluator::new(Arc::new(trainer.weights())));
+    assert!(
+        labels
+            .iter()
+            .any(|label| policy.evaluator().discs(&label.board) != 0.0)
+    );
+    policy
+}
+
+#[test]
+fn othello_searches_on_the_pattern_policy_flip_with_the_colours_and_finish_games() {
+    use bitboard_othello::{Board, MAX_PLIES};
+    let policy = fitted_pattern_policy();
+    let (for_gumbel, for_puct) = (policy.clone(), policy.clone());
+    Invariants::new(Board::start(), MAX_PLIES)
+        .cases(4)
+        .color_flip_searcher(
+            move || GumbelAz::new(for_gumbel.clone(), GumbelConfig::default()).unwrap(),
+            Limits::iterations(16),
+            1e-6,
+        )
+        .color_flip_searcher(
+            move || Puct::with_defaults(for_puct.clone()),
+            Limits::iterations(16),
+            1e-6,
+        )
+        .assert();
+    let mut gumbel = GumbelAz::new(policy.clone(), GumbelConfig::default()).unwrap();
+    let mut puct = Puct::with_defaults(policy);
+    let record = play_match(
+        &Board::start(),
+        &mut gumbel,
+        &mut puct,
+        &Limits::iterations(32),
+    )
+    .unwrap();
+    assert!(record.outcome.is_some());
+    assert!(record.moves.len() >= 50);
+}
