@@ -18,7 +18,8 @@ use crate::engine::{Context, Job, Worker, prepare_root};
 use crate::knowledge::MctsKnowledge;
 use crate::policy::{TreePolicy, Uct};
 use crate::shared_tree::{
-    LockFree, LockFreePlain, Locked, LockedPlain, NodeStats, SharedTree, VisitCountError,
+    LockFree, LockFreePlain, Locked, LockedPlain, NODE_RUN, NodeStats, SharedStore, SharedTree,
+    VisitCountError,
 };
 use crate::store::{Store, child, principal_variation};
 use crate::tree::{Proof, Tree};
@@ -437,8 +438,7 @@ where
             for _attempt in 0..2 {
                 let tree = shared
                     .get_or_insert_with(|| SharedTrees::new(sync, capacity, T::AMAF, num_actions));
-                ready =
-                    with_tree!(&*tree, tree => prepare_root(&mut &*tree, state, moves, &context));
+                ready = with_tree!(&*tree, tree => prepare_root(&mut SharedStore::new(tree, 0), state, moves, &context));
                 if ready {
                     break;
                 }
@@ -448,8 +448,12 @@ where
             debug_assert!(ready, "a fresh tree holds the root's children");
             let trees = shared.as_ref().expect("the shared tree was just made");
             with_tree!(trees, tree => {
-                let mut handles = vec![tree; workers.len()];
-                let mut stores: Vec<&mut &SharedTree<_, _>> = handles.iter_mut().collect();
+                // One thread takes each block from the tree, as a private
+                // tree grows; more reserve runs of nodes.
+                let run = if workers.len() > 1 { NODE_RUN } else { 0 };
+                let mut handles: Vec<SharedStore<'_, _, _>> =
+                    workers.iter().map(|_| SharedStore::new(tree, run)).collect();
+                let mut stores: Vec<&mut SharedStore<'_, _, _>> = handles.iter_mut().collect();
                 run_on(
                     &mut workers,
                     &mut stores,
@@ -472,7 +476,7 @@ where
     /// that visited `best` most.
     fn principal_variation(&self, best: G::Move) -> Vec<G::Move> {
         if let Some(trees) = &self.shared {
-            return with_tree!(trees, tree => principal_variation(&tree, best));
+            return with_tree!(trees, tree => principal_variation(&SharedStore::new(tree, 0), best));
         }
         let best_tree = self
             .private

@@ -500,6 +500,61 @@ impl Growth {
     }
 }
 
+/// One thread's handle on a shared tree: the tree, and a run of node
+/// indices the thread reserved for its own expansions, so that the tree's
+/// size, which every expansion of every thread would otherwise write, is
+/// written once per run. Indices left in a run when the search ends are
+/// never used (at most a run per thread per search; a kept subtree is
+/// copied without them).
+pub(crate) struct SharedStore<'a, M, C: Cells> {
+    tree: &'a SharedTree<M, C>,
+    /// Reserved indices not used yet.
+    reserved: std::ops::Range<u32>,
+    /// Nodes reserved at a time; 0: every expansion takes its block from
+    /// the tree itself, so that one thread grows the tree node for node as
+    /// a private tree does.
+    run: u32,
+}
+
+/// Nodes a thread reserves at a time when several share a tree.
+pub(crate) const NODE_RUN: u32 = 256;
+
+impl<'a, M: Copy + PartialEq, C: Cells> SharedStore<'a, M, C> {
+    pub(crate) fn new(tree: &'a SharedTree<M, C>, run: u32) -> Self {
+        SharedStore {
+            tree,
+            reserved: 0..0,
+            run,
+        }
+    }
+
+    /// `count` consecutive free nodes within `cap` nodes: from this
+    /// thread's run if it holds that many, else from a new run, else (near
+    /// the cap) straight from the tree.
+    pub(crate) fn allocate(&mut self, count: usize, cap: usize) -> Option<u32> {
+        if self.reserved.len() >= count {
+            let first = self.reserved.start;
+            self.reserved.start += count as u32;
+            return Some(first);
+        }
+        if self.run as usize > count
+            && let Some(first) = self.tree.allocate(self.run as usize, cap)
+        {
+            self.reserved = first + count as u32..first + self.run;
+            return Some(first);
+        }
+        self.tree.allocate(count, cap)
+    }
+}
+
+impl<M, C: Cells> std::ops::Deref for SharedStore<'_, M, C> {
+    type Target = SharedTree<M, C>;
+
+    fn deref(&self) -> &SharedTree<M, C> {
+        self.tree
+    }
+}
+
 /// Entries of the AMAF arena of a tree for `capacity` nodes: none without
 /// RAVE.
 fn amaf_capacity<C: Cells>(capacity: usize) -> usize {
@@ -758,6 +813,45 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stores_hand_out_disjoint_blocks_within_the_cap() {
+        let cap = 2_000;
+        let tree = SharedTree::<u8, LockFree>::new(10_000, 4);
+        tree.set_root(0, Player::First);
+        let mut stores = [
+            SharedStore::new(&tree, NODE_RUN),
+            SharedStore::new(&tree, NODE_RUN),
+        ];
+        let mut taken = vec![false; cap];
+        taken[0] = true;
+        let mut sizes = [3usize, 10, 7, 1, 12].into_iter().cycle();
+        let mut failures = 0;
+        while failures < 20 {
+            for store in &mut stores {
+                let size = sizes.next().unwrap();
+                let Some(first) = store.allocate(size, cap) else {
+                    failures += 1;
+                    continue;
+                };
+                let block = &mut taken[first as usize..first as usize + size];
+                assert!(!block.iter().any(|&taken| taken), "a node handed out twice");
+                block.fill(true);
+            }
+        }
+        assert!(tree.len() <= cap);
+        // Only what is left in each store's run is lost.
+        let used = taken.iter().filter(|&&taken| taken).count();
+        assert!(used + 2 * NODE_RUN as usize >= cap, "{used} of {cap} used");
+        // Without runs, blocks come from the tree one after another.
+        let tree = SharedTree::<u8, LockFree>::new(100, 4);
+        tree.set_root(0, Player::First);
+        let mut one = SharedStore::new(&tree, 0);
+        assert_eq!(one.allocate(5, 100), Some(1));
+        assert_eq!(one.allocate(5, 100), Some(6));
+        assert_eq!(tree.len(), 11);
+        assert_eq!(one.allocate(90, 100), None);
+    }
 
     #[test]
     fn nodes_and_the_chunk_table_sit_on_lines_of_their_own() {

@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering;
 use game_traits::Player;
 
 use crate::shared_tree::{
-    AmafStats, Cells, EXPANDED, EXPANDING, LEAF, NodeStats, SharedTree, TERMINAL,
+    AmafStats, Cells, EXPANDED, EXPANDING, LEAF, NodeStats, SharedStore, SharedTree, TERMINAL,
 };
 use crate::tree::{Kind, Proof, Tree};
 
@@ -390,7 +390,7 @@ impl<M: Copy + PartialEq + Send> Store<M> for Tree<M> {
     }
 }
 
-impl<M: Copy + PartialEq + Send + Sync, C: Cells> Store<M> for &SharedTree<M, C> {
+impl<M: Copy + PartialEq + Send + Sync, C: Cells> Store<M> for SharedStore<'_, M, C> {
     #[inline]
     fn len(&self) -> usize {
         SharedTree::len(self)
