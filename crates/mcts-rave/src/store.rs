@@ -5,8 +5,9 @@
 //! variation are written once for both.
 //!
 //! Reads take `&self`; writes take `&mut self`, which for a shared tree is
-//! a thread's own handle (`&SharedTree`) while the tree itself is only
-//! ever written through its atomics or locks.
+//! a thread's own handle (`SharedStore`: the tree and the run of nodes it
+//! reserved) while the tree itself is only ever written through its
+//! atomics or locks.
 
 use std::ops::Range;
 use std::sync::atomic::Ordering;
