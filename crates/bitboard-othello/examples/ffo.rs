@@ -2,18 +2,23 @@
 //! `tests/data/ffo40-59.tsv`, printing nodes, time and nodes per second.
 //!
 //! ```text
-//! cargo run --release -p bitboard-othello --example ffo -- [FIRST-LAST] [--threads N] [--table-bits B]
+//! cargo run --release -p bitboard-othello --example ffo -- [FIRST-LAST] [--threads N] [--table-bits B] [--ordering WEIGHTS]
 //! ```
 //!
 //! `FIRST-LAST` is a range of problem numbers within 40-59 (default
 //! `40-44`); each problem starts from an empty table of `2^B` entries
-//! (default: the solver's default). Exits with an error
-//! on a wrong score or best move.
+//! (default: the solver's default). `--ordering` orders moves by the
+//! pattern evaluator with the weights of a file written by
+//! `PatternWeights::write`. Exits with an error on a wrong score or best
+//! move.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bitboard_othello::{Board, Move, Solver, SolverConfig};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bitboard_othello::{Board, Move, PatternEvaluator, PatternWeights, Solver, SolverConfig};
 
 struct Problem {
     number: u32,
@@ -49,10 +54,12 @@ struct Arguments {
     last: u32,
     threads: usize,
     table_bits: Option<u32>,
+    ordering: Option<PathBuf>,
 }
 
 fn parse_arguments() -> Result<Arguments, String> {
     let (mut first, mut last, mut threads, mut table_bits) = (40, 44, 1, None);
+    let mut ordering = None;
     let mut arguments = std::env::args().skip(1);
     while let Some(argument) = arguments.next() {
         if argument == "--threads" {
@@ -61,6 +68,10 @@ fn parse_arguments() -> Result<Arguments, String> {
                 .and_then(|value| value.parse().ok())
                 .filter(|&threads| threads >= 1)
                 .ok_or("--threads takes a positive number")?;
+        } else if argument == "--ordering" {
+            ordering = Some(PathBuf::from(
+                arguments.next().ok_or("--ordering takes a weights file")?,
+            ));
         } else if argument == "--table-bits" {
             let range = Solver::MIN_TABLE_BITS..=Solver::MAX_TABLE_BITS;
             table_bits = Some(
@@ -94,6 +105,7 @@ fn parse_arguments() -> Result<Arguments, String> {
         last,
         threads,
         table_bits,
+        ordering,
     })
 }
 
@@ -103,6 +115,7 @@ fn main() -> ExitCode {
         last,
         threads,
         table_bits,
+        ordering,
     } = match parse_arguments() {
         Ok(arguments) => arguments,
         Err(message) => {
@@ -121,6 +134,17 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(path) = ordering {
+        match PatternWeights::read(&path) {
+            Ok(weights) => {
+                solver = solver.with_ordering(Some(&PatternEvaluator::new(Arc::new(weights))));
+            }
+            Err(error) => {
+                eprintln!("ffo: {}: {error}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
     for problem in problems()
         .iter()

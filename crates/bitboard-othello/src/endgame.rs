@@ -22,6 +22,7 @@ pub(crate) mod parallel;
 pub(crate) mod search;
 pub(crate) mod table;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use game_traits::{
@@ -31,7 +32,7 @@ use game_traits::{
 use crate::ConfigError;
 use crate::dispatch;
 use crate::movegen::mobility;
-use crate::{Board, Move, Square};
+use crate::{Board, Move, PatternEvaluator, PatternWeights, Square};
 
 use parallel::{Pool, Worker};
 use search::{Control, Search};
@@ -254,6 +255,8 @@ impl SolverConfig {
 pub struct Solver {
     table: Table,
     config: SolverConfig,
+    /// Weights whose estimate orders the moves far from the end.
+    ordering: Option<Arc<PatternWeights>>,
     /// Runs the search without target features (tests of the fallback).
     portable: bool,
 }
@@ -286,6 +289,7 @@ impl Solver {
         Ok(Solver {
             table: Table::new(config.table_bits)?,
             config,
+            ordering: None,
             portable: false,
         })
     }
@@ -335,6 +339,22 @@ impl Solver {
     pub(crate) fn portable(mut self) -> Solver {
         self.portable = true;
         self
+    }
+
+    /// The same solver ordering its moves far from the end by shallow
+    /// searches on `evaluator`'s pattern estimate instead of the built-in
+    /// mobility heuristic (`None`: the heuristic). Scores are exact either
+    /// way; only the positions searched change.
+    #[must_use]
+    pub fn with_ordering(mut self, evaluator: Option<&PatternEvaluator>) -> Solver {
+        self.ordering = evaluator.map(|evaluator| Arc::clone(evaluator.weights()));
+        self
+    }
+
+    /// The pattern weights that order the moves, if any.
+    #[must_use]
+    pub fn ordering(&self) -> Option<&Arc<PatternWeights>> {
+        self.ordering.as_ref()
     }
 
     /// Empties the transposition table.
@@ -414,6 +434,7 @@ impl Solver {
         };
         if self.config.threads <= 1 {
             let mut search = Search::new(&self.table, control, None);
+            search.ordering = self.ordering.as_deref();
             let (score, square) = solve_root(&mut search, player, opponent, alpha, beta);
             return (score, square, search.nodes);
         }
@@ -431,6 +452,7 @@ impl Solver {
                         .spawn_scoped(scope, || {
                             let mut search =
                                 Search::new(&self.table, control, Some(Worker::new(&pool)));
+                            search.ordering = self.ordering.as_deref();
                             help(&mut search);
                             search.nodes
                         })
@@ -438,6 +460,7 @@ impl Solver {
                 })
                 .collect();
             let mut search = Search::new(&self.table, control, Some(Worker::new(&pool)));
+            search.ordering = self.ordering.as_deref();
             let (score, square) = solve_root(&mut search, player, opponent, alpha, beta);
             pool.finish();
             let helper_nodes: u64 = helpers

@@ -150,7 +150,11 @@ struct Placement {
 #[derive(Debug)]
 struct PatternSet {
     placements: Vec<Placement>,
-    /// Weights of one phase: every shape's table, then the phase's bias.
+    /// Where the mobility tables start in a phase's weights: the mover's
+    /// move count (capped at [`MOBILITY_CAP`]), then the opponent's.
+    mobility_offset: u32,
+    /// Weights of one phase: every shape's table, the two mobility
+    /// tables, then the phase's bias.
     per_phase: usize,
     /// `powers[s][p]`: the weight of square `s`'s ternary digit in
     /// placement `p`'s index (a power of 3; 0 where `p` misses `s`).
@@ -192,14 +196,24 @@ fn pattern_set() -> &'static PatternSet {
         }
         PatternSet {
             placements,
-            per_phase: offset + 1,
+            mobility_offset: offset as u32,
+            per_phase: offset + 2 * MOBILITY_ENTRIES + 1,
             powers,
         }
     })
 }
 
-/// The feature indices of `board` within one phase's table (the bias
-/// last), written into `out`; returns how many.
+/// Terms of an evaluation besides the placements: two mobility entries
+/// and the bias.
+const TERMS_BESIDES_PLACEMENTS: usize = 3;
+
+/// Move counts from which the mobility tables share one entry.
+const MOBILITY_CAP: u32 = 31;
+const MOBILITY_ENTRIES: usize = MOBILITY_CAP as usize + 1;
+
+/// The feature indices of `board` within one phase's table (the
+/// placements, the two mobility entries, the bias last), written into
+/// `out`; returns how many.
 ///
 /// Disc by disc rather than placement by placement: each disc adds its
 /// square's powers to every placement at once (a row of the `powers`
@@ -224,8 +238,26 @@ fn features(board: &Board, out: &mut [u32; MAX_FEATURES]) -> usize {
     for (index, placement) in set.placements.iter().enumerate() {
         out[index] = placement.offset + u32::from(sums[0][index]) + 2 * u32::from(sums[1][index]);
     }
-    out[count] = (set.per_phase - 1) as u32;
-    count + 1
+    let (player, opponent) = (board.player(), board.opponent());
+    let [own, theirs] = mobility_entries(player, opponent);
+    out[count] = set.mobility_offset + own;
+    out[count + 1] = set.mobility_offset + MOBILITY_ENTRIES as u32 + theirs;
+    out[count + 2] = (set.per_phase - 1) as u32;
+    count + 3
+}
+
+/// The mobility entries of a position: the mover's and the opponent's
+/// move counts, capped.
+#[inline(always)]
+fn mobility_entries(player: u64, opponent: u64) -> [u32; 2] {
+    [
+        crate::movegen::mobility(player, opponent)
+            .count_ones()
+            .min(MOBILITY_CAP),
+        crate::movegen::mobility(opponent, player)
+            .count_ones()
+            .min(MOBILITY_CAP),
+    ]
 }
 
 /// The sum of `weight(index)` over the features of `board`, with indices
@@ -266,7 +298,7 @@ const MAGIC: &[u8; 8] = b"OTHPATW\0";
 
 /// The format version [`PatternWeights::to_bytes`] writes and
 /// [`PatternWeights::from_bytes`] reads.
-pub const WEIGHTS_FORMAT_VERSION: u32 = 1;
+pub const WEIGHTS_FORMAT_VERSION: u32 = 2;
 
 /// The most phases a weights file may have.
 pub const MAX_PHASES: usize = 60;
@@ -362,7 +394,7 @@ impl PatternWeights {
     }
 
     /// Placements of shapes on the board, the terms of one evaluation
-    /// besides the bias.
+    /// besides the two mobility entries and the bias.
     #[must_use]
     pub fn placements() -> usize {
         pattern_set().placements.len()
@@ -386,6 +418,14 @@ impl PatternWeights {
     #[must_use]
     pub fn discs(&self, board: &Board) -> f32 {
         crate::dispatch::pattern_sum(&self.weights, self.phases, board) as f32 / WEIGHT_SCALE
+    }
+
+    /// [`discs`](PatternWeights::discs) of the position with the
+    /// mover's discs `player` and the other's `opponent` (disjoint).
+    #[inline]
+    pub(crate) fn discs_of(&self, player: u64, opponent: u64) -> f32 {
+        Board::from_player_opponent(player, opponent, game_traits::Player::First)
+            .map_or(0.0, |board| self.discs(&board))
     }
 
     /// The file contents: magic `OTHPATW\0`, then little-endian `u32`s
@@ -496,7 +536,26 @@ impl PatternWeights {
         std::fs::write(&temporary, self.to_bytes()).map_err(io)?;
         std::fs::rename(&temporary, path).map_err(io)
     }
+
+    /// The weights shipped with the crate (`weights/patterns.bin`),
+    /// trained on positions solved exactly at 20 to 24 empty squares and
+    /// searched before that (see [`SHIPPED_WEIGHTS_BYTES`]); read once,
+    /// then shared.
+    #[must_use]
+    pub fn shipped() -> Arc<PatternWeights> {
+        static SHIPPED: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+        Arc::clone(SHIPPED.get_or_init(|| {
+            // The file is part of the crate and checked by its tests.
+            Arc::new(
+                PatternWeights::from_bytes(SHIPPED_WEIGHTS_BYTES)
+                    .unwrap_or_else(|error| panic!("the shipped pattern weights: {error}")),
+            )
+        }))
+    }
 }
+
+/// The shipped weights file, as [`PatternWeights::shipped`] reads it.
+pub const SHIPPED_WEIGHTS_BYTES: &[u8] = include_bytes!("../weights/patterns.bin");
 
 /// An [`Evaluator`] on [`PatternWeights`]: the estimated disc difference
 /// over 64, clamped to `[-1, 1]`, the exact score at finished games (the
@@ -528,6 +587,13 @@ impl PatternEvaluator {
         } else {
             self.weights.discs(board)
         }
+    }
+}
+
+impl Default for PatternEvaluator {
+    /// The evaluator on the [shipped weights](PatternWeights::shipped).
+    fn default() -> Self {
+        PatternEvaluator::new(PatternWeights::shipped())
     }
 }
 
@@ -567,6 +633,14 @@ impl Evaluator<Board> for PatternEvaluator {
 pub struct PatternPolicy {
     evaluator: PatternEvaluator,
     temperature: f32,
+}
+
+impl Default for PatternPolicy {
+    /// The policy of the [shipped weights](PatternWeights::shipped) at the
+    /// default temperature.
+    fn default() -> Self {
+        PatternPolicy::new(PatternEvaluator::default())
+    }
 }
 
 impl PatternPolicy {
@@ -721,15 +795,21 @@ pub struct FitConfig {
     /// Ridge penalty pulling every weight towards zero, in the same units
     /// as a squared error; rarely seen configurations stay near zero.
     pub l2: f32,
+    /// Empty squares either side of its own count whose phases a
+    /// position also trains (0: its own phase only). Neighbouring phases
+    /// differ little, so a phase with few positions borrows those of
+    /// its neighbours.
+    pub phase_spread: u32,
 }
 
 impl Default for FitConfig {
-    /// 200 epochs, rate 1.0, penalty 1.0.
+    /// 200 epochs, rate 1.0, penalty 1.0, no phase spread.
     fn default() -> Self {
         FitConfig {
             epochs: 200,
             learning_rate: 1.0,
             l2: 1.0,
+            phase_spread: 0,
         }
     }
 }
@@ -753,6 +833,14 @@ impl FitConfig {
     #[must_use]
     pub fn with_l2(mut self, l2: f32) -> Self {
         self.l2 = l2;
+        self
+    }
+
+    /// The same settings with each position also training the phases
+    /// within `empties` empty squares of its own.
+    #[must_use]
+    pub fn with_phase_spread(mut self, empties: u32) -> Self {
+        self.phase_spread = empties;
         self
     }
 }
@@ -825,7 +913,13 @@ impl PatternTrainer {
     /// The phase of `board`, as [`PatternWeights::phase`].
     #[must_use]
     pub fn phase(&self, board: &Board) -> usize {
-        phase_of(board.empty_count(), self.phases)
+        self.phase_of_empties(board.empty_count())
+    }
+
+    /// The phase of positions with `empties` empty squares.
+    #[must_use]
+    pub fn phase_of_empties(&self, empties: u32) -> usize {
+        phase_of(empties, self.phases)
     }
 
     /// The estimate of `board` with the current (unrounded) weights.
@@ -853,35 +947,47 @@ impl PatternTrainer {
     }
 
     /// Fits the weights of every phase that has positions in `data`
-    /// (other phases keep theirs) and returns the training error.
+    /// (within [`FitConfig::phase_spread`]; other phases keep theirs) and
+    /// returns the training error.
     pub fn fit(&mut self, data: &[LabelledPosition], config: &FitConfig) -> FitError {
         let per_phase = PatternWeights::per_phase();
-        // Each position's absolute weight indices, once.
+        // Each (position, phase trained) pair's absolute weight indices.
         let mut indices: Vec<u32> = Vec::new();
-        let mut spans: Vec<(usize, usize)> = Vec::with_capacity(data.len());
+        let mut spans: Vec<(usize, usize, f32)> = Vec::with_capacity(data.len());
         let mut buffer = [0u32; MAX_FEATURES];
         for position in data {
             let count = features(&position.board, &mut buffer);
-            let base = (self.phase(&position.board) * per_phase) as u32;
-            let start = indices.len();
-            indices.extend(buffer[..count].iter().map(|&index| base + index));
-            spans.push((start, count));
+            let empties = position.board.empty_count();
+            let spread = config.phase_spread;
+            let nearest = empties.saturating_sub(spread).max(1);
+            let farthest = (empties + spread).min(60);
+            let mut trained = usize::MAX;
+            for phase in (nearest..=farthest).map(|empties| self.phase_of_empties(empties)) {
+                if phase == trained {
+                    continue;
+                }
+                trained = phase;
+                let base = (phase * per_phase) as u32;
+                let start = indices.len();
+                indices.extend(buffer[..count].iter().map(|&index| base + index));
+                spans.push((start, count, f32::from(position.score)));
+            }
         }
         let mut occurrences = vec![0u32; self.weights.len()];
         for &index in &indices {
             occurrences[index as usize] += 1;
         }
-        let terms = (PatternWeights::placements() + 1) as f32;
+        let terms = (PatternWeights::placements() + TERMS_BESIDES_PLACEMENTS) as f32;
         let mut gradient = vec![0f32; self.weights.len()];
         for _ in 0..config.epochs {
             gradient.iter_mut().for_each(|value| *value = 0.0);
-            for (position, &(start, count)) in data.iter().zip(&spans) {
+            for &(start, count, score) in &spans {
                 let features = &indices[start..start + count];
                 let predicted: f32 = features
                     .iter()
                     .map(|&index| self.weights[index as usize])
                     .sum();
-                let error = predicted - f32::from(position.score);
+                let error = predicted - score;
                 for &index in features {
                     gradient[index as usize] += error;
                 }
@@ -926,7 +1032,7 @@ mod tests {
             .iter()
             .map(|(_, squares)| 3usize.pow(squares.len() as u32))
             .sum();
-        assert_eq!(set.per_phase, expected + 1);
+        assert_eq!(set.per_phase, expected + 2 * MOBILITY_ENTRIES + 1);
     }
 
     /// The index of every placement read digit by digit, most significant
@@ -946,6 +1052,19 @@ mod tests {
                 placement.offset + index
             })
             .collect();
+        // Move counts by trying every square.
+        let count_moves = |board: &Board| {
+            (0..64)
+                .filter_map(Square::new)
+                .filter(|&square| board.is_legal(crate::Move::Place(square)))
+                .count() as u32
+        };
+        let passed =
+            Board::from_player_opponent(opponent, player, board.to_move()).expect("disjoint discs");
+        out.push(set.mobility_offset + count_moves(board).min(MOBILITY_CAP));
+        out.push(
+            set.mobility_offset + MOBILITY_ENTRIES as u32 + count_moves(&passed).min(MOBILITY_CAP),
+        );
         out.push((set.per_phase - 1) as u32);
         out
     }

@@ -4,7 +4,12 @@
 //! The slow FFO positions are behind `#[ignore]`; run them with
 //! `cargo test -p bitboard-othello --release -- --ignored`.
 
-use bitboard_othello::{Board, Move, SolveMode, Solver, SolverConfig, Wld, solve};
+use std::sync::Arc;
+
+use bitboard_othello::{
+    Board, FitConfig, LabelledPosition, Move, PatternEvaluator, PatternTrainer, SolveMode, Solver,
+    SolverConfig, Wld, solve,
+};
 use game_traits::testing::{check_against_minimax, minimax};
 use game_traits::{Game, Limits, OutcomeEvaluator, Searcher};
 use rand::{RngExt, SeedableRng};
@@ -132,6 +137,64 @@ fn late_positions_of_ffo_41_to_44_are_consistent() {
         }
         assert_eq!(solution.score, best_child, "{}: {board}", problem.id);
     }
+}
+
+/// Ordering by a pattern evaluator changes which positions are searched,
+/// never a score: FFO #41-#44 continued by seeded random moves to 18
+/// empties, solved with the built-in ordering and with weights fitted to
+/// a few solved positions, agree on every score, and each best move keeps
+/// it.
+#[test]
+fn ordering_by_patterns_changes_nodes_not_scores() {
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let mut moves = Vec::new();
+    let mut positions = Vec::new();
+    for problem in &problems()[1..5] {
+        for _ in 0..3 {
+            let mut board = problem.board.clone();
+            while board.empty_count() > 18 && !board.is_game_over() {
+                board.legal_moves(&mut moves);
+                board.play(moves[rng.random_range(..moves.len())]);
+            }
+            positions.push(board);
+        }
+    }
+    let mut plain = Solver::default();
+    let labelled: Vec<LabelledPosition> = positions
+        .iter()
+        .map(|board| LabelledPosition {
+            board: board.clone(),
+            score: plain.solve(board).score as i8,
+        })
+        .collect();
+    let mut trainer = PatternTrainer::new(12);
+    trainer.fit(&labelled, &FitConfig::default().with_epochs(20));
+    let evaluator = PatternEvaluator::new(Arc::new(trainer.weights()));
+    let mut ordered = Solver::default().with_ordering(Some(&evaluator));
+    assert!(ordered.ordering().is_some());
+    let mut nodes_differ = false;
+    for (board, expected) in positions.iter().zip(&labelled) {
+        plain.clear();
+        ordered.clear();
+        let (without, with) = (plain.solve(board), ordered.solve(board));
+        assert_eq!(with.score, i32::from(expected.score), "{board}");
+        assert_eq!(without.score, with.score, "{board}");
+        let mut child = board.clone();
+        child.play(with.best.expect("an unfinished position has a move"));
+        plain.clear();
+        let after = plain.solve(&child).score;
+        let after = if child.to_move() == board.to_move() {
+            after
+        } else {
+            -after
+        };
+        assert_eq!(
+            after, with.score,
+            "{board}: the best move must keep the score"
+        );
+        nodes_differ |= without.nodes != with.nodes;
+    }
+    assert!(nodes_differ, "the ordering must change the search");
 }
 
 /// The exact final score by plain minimax over the `Game` implementation.

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use bitboard_othello::pattern::{MAX_PHASES, WEIGHTS_FORMAT_VERSION};
 use bitboard_othello::{
-    Board, ConfigError, FitConfig, FitError, LabelError, LabelledPosition, Move, PatternEvaluator,
-    PatternPolicy, PatternTrainer, PatternWeights, Symmetry, WeightsError,
+    Board, ConfigError, FitConfig, FitError, HeuristicEvaluator, LabelError, LabelledPosition,
+    Move, PatternEvaluator, PatternPolicy, PatternTrainer, PatternWeights, Symmetry, WeightsError,
 };
 use game_traits::{Evaluator, FNV1A_64_OFFSET, Game, PolicyEvaluator, fnv1a_64};
 use rand::{RngExt, SeedableRng};
@@ -141,16 +141,26 @@ fn every_damaged_file_gets_its_own_error() {
         ));
     }
     let zeros = vec![0i16; 2 * per_phase as usize];
-    let error = PatternWeights::from_bytes(&file_with(2, per_phase, 2, &zeros)).unwrap_err();
+    let version = WEIGHTS_FORMAT_VERSION;
+    let error =
+        PatternWeights::from_bytes(&file_with(2, per_phase, version + 1, &zeros)).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "weights format version 2, this library reads version 1"
+        "weights format version 3, this library reads version 2"
+    );
+    // Version 1 had no mobility tables: its weights mean something else.
+    let error = PatternWeights::from_bytes(&file_with(2, per_phase, 1, &zeros)).unwrap_err();
+    assert!(
+        matches!(error, WeightsError::Version { found: 1 }),
+        "{error}"
     );
     for phases in [0, MAX_PHASES as u32 + 1] {
-        let error = PatternWeights::from_bytes(&file_with(phases, per_phase, 1, &[])).unwrap_err();
+        let error =
+            PatternWeights::from_bytes(&file_with(phases, per_phase, version, &[])).unwrap_err();
         assert!(matches!(error, WeightsError::Phases { found } if found == phases));
     }
-    let error = PatternWeights::from_bytes(&file_with(1, per_phase - 1, 1, &zeros)).unwrap_err();
+    let error =
+        PatternWeights::from_bytes(&file_with(1, per_phase - 1, version, &zeros)).unwrap_err();
     assert!(matches!(error, WeightsError::PatternSet { .. }), "{error}");
 
     let missing = std::env::temp_dir().join("no-such-dir-for-patterns/weights.bin");
@@ -194,6 +204,42 @@ fn the_trainer_fits_a_table_it_can_represent() {
 }
 
 #[test]
+fn a_phase_spread_trains_the_neighbouring_phases_and_no_others() {
+    // Positions with 23 to 25 empty squares, 12 phases of five empties
+    // (16-20, 21-25, 26-30, ...), every score +10.
+    let data: Vec<LabelledPosition> = random_positions(6000, 8)
+        .into_iter()
+        .filter(|board| (23..=25).contains(&board.empty_count()))
+        .map(|board| LabelledPosition { board, score: 10 })
+        .collect();
+    assert!(data.len() > 100, "{}", data.len());
+    let estimates = |spread: u32| {
+        let mut trainer = PatternTrainer::new(12);
+        let config = FitConfig::default()
+            .with_epochs(50)
+            .with_phase_spread(spread);
+        trainer.fit(&data, &config);
+        // The mean estimate of positions of each phase, trained or not.
+        [18, 23, 28, 33].map(|empties| {
+            let boards: Vec<Board> = random_positions(6000, 9)
+                .into_iter()
+                .filter(|board| board.empty_count() == empties)
+                .collect();
+            let sum: f32 = boards.iter().map(|board| trainer.discs(board)).sum();
+            sum / boards.len() as f32
+        })
+    };
+    // Alone, only the own phase learns; two empties either side reach
+    // 26-30 from 25 (and 21-25 itself), no further.
+    let own = estimates(0);
+    let spread = estimates(2);
+    assert_eq!([own[0], own[2], own[3]], [0.0; 3], "{own:?}");
+    assert!(own[1] > 5.0, "{own:?}");
+    assert!(spread[1] > 5.0 && spread[2] > 5.0, "{spread:?}");
+    assert_eq!([spread[0], spread[3]], [0.0; 2], "{spread:?}");
+}
+
+#[test]
 fn labelled_lines_round_trip_and_bad_lines_name_their_number() {
     let board = Board::start();
     let line = LabelledPosition {
@@ -230,7 +276,16 @@ fn the_sample_data_holds_exact_scores() {
     // re-solved here: each score is the solver's.
     let sample = LabelledPosition::parse_lines(include_str!("data/pattern-sample.txt")).unwrap();
     assert!(sample.len() >= 50);
-    for position in sample.iter().filter(|p| p.board.empty_count() <= 14) {
+    assert_exact_scores(&sample, 14);
+}
+
+/// Checks with the solver the score of every position of `positions`
+/// with at most `max_empties` empty squares.
+fn assert_exact_scores(positions: &[LabelledPosition], max_empties: u32) {
+    let solved = positions
+        .iter()
+        .filter(|position| position.board.empty_count() <= max_empties);
+    for position in solved {
         let solution = bitboard_othello::solve(&position.board);
         assert_eq!(
             solution.score,
@@ -239,6 +294,45 @@ fn the_sample_data_holds_exact_scores() {
             position.board
         );
     }
+}
+
+#[test]
+fn the_shipped_weights_load_and_beat_the_heuristic_on_held_out_positions() {
+    // Positions of games the shipped weights were not trained on, with
+    // their exact scores (`examples/train_patterns.rs`, the held-out set).
+    let held_out =
+        LabelledPosition::parse_lines(include_str!("data/pattern-held-out.txt")).unwrap();
+    assert!(held_out.len() >= 150, "{}", held_out.len());
+    assert_exact_scores(&held_out, 12);
+    let weights = PatternWeights::shipped();
+    assert_eq!(weights.phases(), 12);
+    let reread = PatternWeights::from_bytes(bitboard_othello::pattern::SHIPPED_WEIGHTS_BYTES);
+    assert_eq!(reread.expect("the shipped file is well formed"), *weights);
+    let evaluator = PatternEvaluator::default();
+    let pattern = FitError::measure(&held_out, |board| evaluator.discs(board));
+    // The heuristic at its best scale for these very positions (a
+    // generous comparison), and a constant 0.
+    let heuristic = HeuristicEvaluator::default();
+    let unsquashed = |board: &Board| {
+        f64::from(heuristic.value(board))
+            .clamp(-0.999_999, 0.999_999)
+            .atanh()
+    };
+    let (xy, xx) = held_out.iter().fold((0.0, 0.0), |(xy, xx), position| {
+        let x = unsquashed(&position.board);
+        (xy + x * f64::from(position.score), xx + x * x)
+    });
+    let scale = xy / xx;
+    let baseline = FitError::measure(&held_out, |board| (scale * unsquashed(board)) as f32);
+    let zero = FitError::measure(&held_out, |_| 0.0);
+    assert!(
+        pattern.mean_absolute < 0.75 * baseline.mean_absolute,
+        "patterns {pattern:?} against the heuristic's {baseline:?}"
+    );
+    assert!(
+        pattern.mean_absolute < 0.5 * zero.mean_absolute,
+        "{pattern:?} against {zero:?}"
+    );
 }
 
 #[test]

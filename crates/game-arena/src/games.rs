@@ -2,8 +2,7 @@
 //! kit, each with its knowledge and its text.
 
 use bitboard_othello::{
-    Board, CornerFirstPlayout, HeuristicEvaluator, HeuristicPolicy, MAX_PLIES, Move, RandomPlayout,
-    Transcript,
+    Board, CornerFirstPlayout, HeuristicEvaluator, MAX_PLIES, Move, RandomPlayout, Transcript,
 };
 use dou_shou_qi::{Jungle, JungleEvaluator, JunglePlayout};
 use game_traits::testing::{Nim, NimMove, TicTacToe, TicTacToeHeuristic};
@@ -52,16 +51,29 @@ impl RegistryGame for Board {
 
     type RandomPlayout = RandomPlayout;
     type HeuristicPlayout = CornerFirstPlayout;
-    type Evaluator = HeuristicEvaluator;
-    type Policy = HeuristicPolicy;
+    type Evaluator = bitboard_othello::PatternEvaluator;
+    type Policy = bitboard_othello::PatternPolicy;
 
     fn start() -> Board {
         Board::start()
     }
 
-    /// An NBoard engine (Edax) as `nboard:cmd=...`.
+    /// An NBoard engine (Edax) as `nboard:cmd=...`, and the evaluators by
+    /// name: the shipped pattern weights (the default) and the
+    /// hand-weighted heuristic.
     fn setup() -> GameSetup<Self> {
-        GameSetup::new().searcher(&crate::engine::NBOARD_INFO, crate::engine::nboard_factory)
+        GameSetup::new()
+            .searcher(&crate::engine::NBOARD_INFO, crate::engine::nboard_factory)
+            .evaluator(
+                "pattern",
+                "pattern tables fitted to solved and searched positions (the default)",
+                bitboard_othello::PatternEvaluator::default(),
+            )
+            .evaluator(
+                "heuristic",
+                "mobility, corners and square weights, weighted by hand",
+                HeuristicEvaluator::default(),
+            )
     }
 
     fn random_playout() -> RandomPlayout {
@@ -72,12 +84,12 @@ impl RegistryGame for Board {
         CornerFirstPlayout::default()
     }
 
-    fn evaluator() -> HeuristicEvaluator {
-        HeuristicEvaluator::default()
+    fn evaluator() -> bitboard_othello::PatternEvaluator {
+        bitboard_othello::PatternEvaluator::default()
     }
 
-    fn policy() -> HeuristicPolicy {
-        HeuristicPolicy::default()
+    fn policy() -> bitboard_othello::PatternPolicy {
+        bitboard_othello::PatternPolicy::default()
     }
 
     fn load_net(path: &str) -> Result<std::sync::Arc<dyn NetKnowledge<Self>>, RegistryError> {
