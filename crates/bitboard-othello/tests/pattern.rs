@@ -272,7 +272,7 @@ fn labelled_lines_round_trip_and_bad_lines_name_their_number() {
 
 #[test]
 fn the_sample_data_holds_exact_scores() {
-    // A sample of the pipeline's exact labels (`examples/train_patterns.rs`),
+    // A sample of the pipeline's exact labels (the workspace example `train_patterns`),
     // re-solved here: each score is the solver's.
     let sample = LabelledPosition::parse_lines(include_str!("data/pattern-sample.txt")).unwrap();
     assert!(sample.len() >= 50);
@@ -299,7 +299,7 @@ fn assert_exact_scores(positions: &[LabelledPosition], max_empties: u32) {
 #[test]
 fn the_shipped_weights_load_and_beat_the_heuristic_on_held_out_positions() {
     // Positions of games the shipped weights were not trained on, with
-    // their exact scores (`examples/train_patterns.rs`, the held-out set).
+    // their exact scores (the workspace example `train_patterns`, the held-out set).
     let held_out =
         LabelledPosition::parse_lines(include_str!("data/pattern-held-out.txt")).unwrap();
     assert!(held_out.len() >= 150, "{}", held_out.len());

@@ -1,7 +1,7 @@
 //! Trains the pattern evaluator from data made here, in one command:
 //!
 //! ```text
-//! cargo run --release -p bitboard-othello --example train_patterns -- \
+//! cargo run --release --example train_patterns -- \
 //!     [--games N] [--seed S] [--threads T] [--out DIR] [--epochs E] \
 //!     [--phases P] [--solve-empties LOW-HIGH] [--held-out-every K] \
 //!     [--bootstrap-positions B] [--bootstrap-depth D] [--l2 L] \
@@ -36,7 +36,7 @@
 //!    beside `HeuristicEvaluator`'s (its value scaled to discs by the
 //!    factor that fits the training set best).
 //!
-//! The shipped weights (`weights/patterns.bin`) came from
+//! The shipped weights (`crates/bitboard-othello/weights/patterns.bin`) came from
 //! `--games 4000 --solve-empties 20-24 --held-out-every 5 --out DIR`,
 //! stopped after 2,200 games (70 minutes on two cores; the games each
 //! thread finished, so `--games 2200` labels nearly the same ones), then
