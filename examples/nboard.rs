@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo build --release --example nboard
-//! target/release/examples/nboard --engine rave:iters=50000 --solve 16
+//! target/release/examples/nboard --engine alphabeta:ms=1000 --solve 16
 //! ```
 //!
 //! Point the GUI's engine setup at that command line.
@@ -44,8 +44,10 @@ mod cli;
     about = "An Othello engine speaking the NBoard protocol on stdin/stdout"
 )]
 struct Cli {
-    /// The searcher: a spec of the registry (see `tournament --list`).
-    #[arg(short, long, default_value = "rave:iters=50000")]
+    /// The searcher: a spec of the registry (see `tournament --list`);
+    /// by default alpha-beta on the pattern evaluator, a second a move
+    /// (or the GUI's `set depth`, whichever ends first).
+    #[arg(short, long, default_value = "alphabeta:ms=1000")]
     engine: SearcherSpec,
     /// Solve exactly with this many empty squares or fewer (0: never).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=64))]

@@ -1,7 +1,7 @@
 //! Play against any searcher on any game in the terminal.
 //!
 //! ```text
-//! cargo run --release --example play                          # Othello against RAVE
+//! cargo run --release --example play                          # Othello against alpha-beta
 //! cargo run --release --example play -- --game jungle --engine uct:iters=20000
 //! cargo run --release --example play -- --human second --engine gumbel:sims=64,k=4
 //! ```
@@ -29,9 +29,11 @@ struct Cli {
     /// The game.
     #[arg(short, long, default_value = "othello", value_parser = game_names())]
     game: String,
-    /// The engine: a searcher spec (see `tournament --list`).
-    #[arg(short, long, default_value = "rave:iters=20000")]
-    engine: SearcherSpec,
+    /// The engine: a searcher spec (see `tournament --list`); by default
+    /// the game's own (`alphabeta:ms=1000` on Othello, `rave:iters=20000`
+    /// elsewhere).
+    #[arg(short, long)]
+    engine: Option<SearcherSpec>,
     /// Which side you play: first, second, both or none.
     #[arg(long, default_value = "first")]
     human: Humans,
@@ -83,13 +85,12 @@ impl GameVisitor for Play<'_> {
             }
             None => G::start(),
         };
-        let mut session = Session::new(
-            start,
-            self.args.engine.clone(),
-            self.args.human,
-            self.args.seed,
-        )
-        .unwrap_or_else(|error| cli::usage_error::<Cli>(error));
+        let engine = match &self.args.engine {
+            Some(spec) => spec.clone(),
+            None => G::DEFAULT_ENGINE.parse()?,
+        };
+        let mut session = Session::new(start, engine, self.args.human, self.args.seed)
+            .unwrap_or_else(|error| cli::usage_error::<Cli>(error));
         let stdout = io::stdout();
         let mut out = stdout.lock();
         session.run(io::stdin().lock(), &mut out)?;

@@ -1,11 +1,12 @@
 //! `bitboard-othello`'s [`Board`] behind the `minimax` crate's traits, with
-//! the same evaluator as `pimc-alphabeta` uses, so the two alpha-beta
-//! engines can be compared on equal terms. The binary (`src/main.rs`)
-//! runs the comparison.
+//! the same evaluator as `pimc-alphabeta` uses (the hand-weighted
+//! heuristic or the trained patterns, [`SameEvaluator`]), so the two
+//! alpha-beta engines can be compared on equal terms. The binary
+//! (`src/main.rs`) runs the comparison.
 
 use std::time::{Duration, Instant};
 
-use bitboard_othello::{Board, HeuristicEvaluator, Move};
+use bitboard_othello::{Board, HeuristicEvaluator, Move, PatternEvaluator};
 use game_traits::{
     Evaluator as _, Game as _, LimitKind, Limits, Outcome, SearchReport, SearchStats, Searcher,
     StopReason,
@@ -63,11 +64,53 @@ impl minimax::Game for OthelloRules {
     }
 }
 
-/// The same evaluator as `pimc-alphabeta`'s searches use
-/// ([`HeuristicEvaluator`], a value in `[-1, 1]`), scaled to the `minimax`
-/// crate's `i16` evaluations: `round(10_000 * value)`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SameEvaluator(pub HeuristicEvaluator);
+/// The evaluator both engines use, a value in `[-1, 1]` for
+/// `pimc-alphabeta`, scaled to the `minimax` crate's `i16` evaluations:
+/// `round(10_000 * value)`.
+#[derive(Clone, Debug)]
+pub enum SameEvaluator {
+    /// [`HeuristicEvaluator`]: mobility, corners and positional weights,
+    /// weighted by hand.
+    Heuristic(HeuristicEvaluator),
+    /// [`PatternEvaluator`] on the shipped weights: pattern tables per
+    /// phase, fitted to exact and searched scores.
+    Pattern(PatternEvaluator),
+}
+
+impl Default for SameEvaluator {
+    fn default() -> Self {
+        SameEvaluator::Heuristic(HeuristicEvaluator::default())
+    }
+}
+
+impl SameEvaluator {
+    /// The evaluator named `name`: `heuristic` or `pattern`.
+    pub fn named(name: &str) -> Option<SameEvaluator> {
+        match name {
+            "heuristic" => Some(SameEvaluator::default()),
+            "pattern" => Some(SameEvaluator::Pattern(PatternEvaluator::default())),
+            _ => None,
+        }
+    }
+
+    /// Its name in the tables.
+    pub fn label(&self) -> &'static str {
+        match self {
+            SameEvaluator::Heuristic(_) => "HeuristicEvaluator",
+            SameEvaluator::Pattern(_) => "PatternEvaluator (shipped weights)",
+        }
+    }
+}
+
+impl game_traits::Evaluator<Board> for SameEvaluator {
+    #[inline]
+    fn value(&self, state: &Board) -> f32 {
+        match self {
+            SameEvaluator::Heuristic(evaluator) => evaluator.value(state),
+            SameEvaluator::Pattern(evaluator) => evaluator.value(state),
+        }
+    }
+}
 
 /// The scale from values to `minimax` evaluations.
 pub const SCALE: f32 = 10_000.0;
@@ -77,7 +120,7 @@ impl minimax::Evaluator for SameEvaluator {
 
     #[inline]
     fn evaluate(&self, state: &Board) -> minimax::Evaluation {
-        (self.0.value(state).clamp(-1.0, 1.0) * SCALE).round() as minimax::Evaluation
+        (self.value(state).clamp(-1.0, 1.0) * SCALE).round() as minimax::Evaluation
     }
 }
 
@@ -113,8 +156,11 @@ impl MinimaxSetup {
 }
 
 /// A fresh `minimax` iterative-deepening search.
-pub fn minimax_search(setup: MinimaxSetup) -> IterativeSearch<SameEvaluator> {
-    IterativeSearch::new(SameEvaluator::default(), setup.options())
+pub fn minimax_search(
+    setup: MinimaxSetup,
+    evaluator: SameEvaluator,
+) -> IterativeSearch<SameEvaluator> {
+    IterativeSearch::new(evaluator, setup.options())
 }
 
 /// One search to a fixed depth: the move, the nodes of the completed
@@ -137,8 +183,13 @@ pub struct DepthRun {
 ///
 /// If the `stats()` text does not have the expected form (a different
 /// crate version).
-pub fn minimax_to_depth(board: &Board, depth: u8, setup: MinimaxSetup) -> DepthRun {
-    let mut search = minimax_search(setup);
+pub fn minimax_to_depth(
+    board: &Board,
+    depth: u8,
+    setup: MinimaxSetup,
+    evaluator: &SameEvaluator,
+) -> DepthRun {
+    let mut search = minimax_search(setup, evaluator.clone());
     search.set_max_depth(depth);
     let started = Instant::now();
     let best = search.choose_move(board);
@@ -176,8 +227,8 @@ pub fn explored_nodes(stats: &str, depth: u8) -> u64 {
 
 /// `pimc-alphabeta`'s [`AlphaBeta`](pimc_alphabeta::AlphaBeta) with its
 /// defaults (one thread) to `depth`, from a fresh search.
-pub fn ours_to_depth(board: &Board, depth: u32) -> DepthRun {
-    ours_with_config_to_depth(board, depth, AlphaBetaConfig::default())
+pub fn ours_to_depth(board: &Board, depth: u32, evaluator: &SameEvaluator) -> DepthRun {
+    ours_with_config_to_depth(board, depth, AlphaBetaConfig::default(), evaluator)
 }
 
 /// `pimc-alphabeta`'s [`AlphaBeta`](pimc_alphabeta::AlphaBeta) with
@@ -186,9 +237,14 @@ pub fn ours_to_depth(board: &Board, depth: u32) -> DepthRun {
 /// # Panics
 ///
 /// If `config` is invalid.
-pub fn ours_with_config_to_depth(board: &Board, depth: u32, config: AlphaBetaConfig) -> DepthRun {
-    let mut search = pimc_alphabeta::AlphaBeta::new(HeuristicEvaluator::default(), config)
-        .expect("a valid setup");
+pub fn ours_with_config_to_depth(
+    board: &Board,
+    depth: u32,
+    config: AlphaBetaConfig,
+    evaluator: &SameEvaluator,
+) -> DepthRun {
+    let mut search =
+        pimc_alphabeta::AlphaBeta::new(evaluator.clone(), config).expect("a valid setup");
     let started = Instant::now();
     let report = search.search(board, &Limits::depth(depth));
     let time = started.elapsed();
@@ -210,9 +266,8 @@ pub fn ours_with_config_to_depth(board: &Board, depth: u32, config: AlphaBetaCon
 /// # Panics
 ///
 /// If `depth` is 0.
-pub fn bare_to_depth(board: &Board, depth: u32) -> DepthRun {
+pub fn bare_to_depth(board: &Board, depth: u32, evaluator: &SameEvaluator) -> DepthRun {
     assert!(depth >= 1, "the bare search needs a depth of at least 1");
-    let evaluator = HeuristicEvaluator::default();
     let mut buffers = vec![Vec::new(); depth as usize + 1];
     let mut nodes = 1;
     let started = Instant::now();
@@ -228,7 +283,7 @@ pub fn bare_to_depth(board: &Board, depth: u32) -> DepthRun {
             depth - 1,
             f32::NEG_INFINITY,
             -alpha,
-            &evaluator,
+            evaluator,
             below,
             &mut nodes,
         );
@@ -251,7 +306,7 @@ fn bare_negamax(
     depth: u32,
     mut alpha: f32,
     beta: f32,
-    evaluator: &HeuristicEvaluator,
+    evaluator: &SameEvaluator,
     buffers: &mut [Vec<Move>],
     nodes: &mut u64,
 ) -> f32 {
@@ -286,10 +341,10 @@ pub struct MinimaxCrate {
 }
 
 impl MinimaxCrate {
-    /// A searcher with the given setup.
-    pub fn new(setup: MinimaxSetup) -> MinimaxCrate {
+    /// A searcher with the given setup and evaluator.
+    pub fn new(setup: MinimaxSetup, evaluator: SameEvaluator) -> MinimaxCrate {
         MinimaxCrate {
-            search: minimax_search(setup),
+            search: minimax_search(setup, evaluator),
             setup,
         }
     }
@@ -335,13 +390,17 @@ mod tests {
     #[test]
     fn both_engines_find_legal_moves_and_agree_on_terminal_scores() {
         let board = Board::start();
-        for setup in [MinimaxSetup::Default, MinimaxSetup::Tuned] {
-            let run = minimax_to_depth(&board, 4, setup);
-            assert!(run.best.is_some_and(|mv| board.is_legal(mv)));
-            assert!(run.nodes > 0);
+        for name in ["heuristic", "pattern"] {
+            let evaluator = SameEvaluator::named(name).expect("a known evaluator");
+            for setup in [MinimaxSetup::Default, MinimaxSetup::Tuned] {
+                let run = minimax_to_depth(&board, 4, setup, &evaluator);
+                assert!(run.best.is_some_and(|mv| board.is_legal(mv)));
+                assert!(run.nodes > 0);
+            }
+            let ours = ours_to_depth(&board, 4, &evaluator);
+            assert!(ours.best.is_some_and(|mv| board.is_legal(mv)));
         }
-        let ours = ours_to_depth(&board, 4);
-        assert!(ours.best.is_some_and(|mv| board.is_legal(mv)));
+        assert!(SameEvaluator::named("material").is_none());
         // A finished game: the winner is seen from the player to move.
         let full: Board = format!("{} X", "X".repeat(64)).parse().unwrap();
         assert_eq!(
@@ -361,24 +420,28 @@ mod tests {
             mid_game.legal_moves(&mut moves);
             mid_game.play(moves[ply * 7 % moves.len()]);
         }
-        for board in [Board::start(), mid_game] {
+        let evaluators = [
+            SameEvaluator::default(),
+            SameEvaluator::Pattern(PatternEvaluator::default()),
+        ];
+        for (board, evaluator) in [Board::start(), mid_game].into_iter().flat_map(|board| {
+            evaluators
+                .iter()
+                .map(move |evaluator| (board.clone(), evaluator))
+        }) {
             for depth in 1..=4 {
-                let bare = bare_to_depth(&board, depth);
-                let mut search = pimc_alphabeta::AlphaBeta::new(
-                    HeuristicEvaluator::default(),
-                    AlphaBetaConfig::default(),
-                )
-                .expect("valid settings");
+                let bare = bare_to_depth(&board, depth, evaluator);
+                let mut search =
+                    pimc_alphabeta::AlphaBeta::new(evaluator.clone(), AlphaBetaConfig::default())
+                        .expect("valid settings");
                 let report = search.search(&board, &Limits::depth(depth));
                 let mut child = board.clone();
                 child.play(bare.best.expect("a move"));
-                let mut after = pimc_alphabeta::AlphaBeta::new(
-                    HeuristicEvaluator::default(),
-                    AlphaBetaConfig::default(),
-                )
-                .expect("valid settings");
+                let mut after =
+                    pimc_alphabeta::AlphaBeta::new(evaluator.clone(), AlphaBetaConfig::default())
+                        .expect("valid settings");
                 let child_value = if depth == 1 {
-                    HeuristicEvaluator::default().value(&child)
+                    evaluator.value(&child)
                 } else {
                     after.search(&child, &Limits::depth(depth - 1)).value
                 };

@@ -9,7 +9,9 @@
 //! Options: `--depths A-B` (default 6-10), `--time-ms T` (per move in the
 //! match, default 100), `--openings N` (the match has 2 N games, default
 //! 10), `--opening-plies P` (random plies of each opening, default 8),
-//! `--seed S`, `--no-match`, `--engines LIST` (which engines run the depth
+//! `--seed S`, `--no-match`, `--eval NAME` (the evaluator both engines
+//! use: `heuristic`, the default, or `pattern`, the trained weights),
+//! `--engines LIST` (which engines run the depth
 //! table, comma-separated from `ours`, `ours-from2`, `defaults`, `tuned`,
 //! `plain`, `bare`; default the first four). `ours-from2` is ours with the
 //! table used from depth 2 up (`AlphaBetaConfig::table_from_depth`),
@@ -21,8 +23,8 @@ use std::time::Duration;
 
 use bitboard_othello::Board;
 use compare_minimax_crate::{
-    DepthRun, MinimaxCrate, MinimaxSetup, bare_to_depth, minimax_to_depth, ours_to_depth,
-    ours_with_config_to_depth,
+    DepthRun, MinimaxCrate, MinimaxSetup, SameEvaluator, bare_to_depth, minimax_to_depth,
+    ours_to_depth, ours_with_config_to_depth,
 };
 use game_traits::{Limits, SeriesOptions, play_series};
 use pimc_alphabeta::AlphaBeta;
@@ -35,6 +37,8 @@ struct Settings {
     opening_plies: usize,
     seed: u64,
     play_match: bool,
+    /// The evaluator of both engines.
+    evaluator: SameEvaluator,
     /// The engines of the depth table, in table order.
     engines: Vec<Engine>,
 }
@@ -86,18 +90,25 @@ impl Engine {
     }
 
     /// A fresh search of `board` to `depth`.
-    fn run(self, board: &Board, depth: u32) -> DepthRun {
+    fn run(self, board: &Board, depth: u32, evaluator: &SameEvaluator) -> DepthRun {
         match self {
-            Engine::Ours => ours_to_depth(board, depth),
+            Engine::Ours => ours_to_depth(board, depth, evaluator),
             Engine::OursFromTwo => ours_with_config_to_depth(
                 board,
                 depth,
                 AlphaBetaConfig::default().with_table_from_depth(2),
+                evaluator,
             ),
-            Engine::MinimaxDefaults => minimax_to_depth(board, depth as u8, MinimaxSetup::Default),
-            Engine::MinimaxTuned => minimax_to_depth(board, depth as u8, MinimaxSetup::Tuned),
-            Engine::Plain => ours_with_config_to_depth(board, depth, AlphaBetaConfig::plain()),
-            Engine::Bare => bare_to_depth(board, depth),
+            Engine::MinimaxDefaults => {
+                minimax_to_depth(board, depth as u8, MinimaxSetup::Default, evaluator)
+            }
+            Engine::MinimaxTuned => {
+                minimax_to_depth(board, depth as u8, MinimaxSetup::Tuned, evaluator)
+            }
+            Engine::Plain => {
+                ours_with_config_to_depth(board, depth, AlphaBetaConfig::plain(), evaluator)
+            }
+            Engine::Bare => bare_to_depth(board, depth, evaluator),
         }
     }
 }
@@ -110,6 +121,7 @@ fn parse() -> Result<Settings, String> {
         opening_plies: 8,
         seed: 2026,
         play_match: true,
+        evaluator: SameEvaluator::default(),
         engines: Engine::ALL[..4].to_vec(),
     };
     let mut args = std::env::args().skip(1);
@@ -134,6 +146,10 @@ fn parse() -> Result<Settings, String> {
             "--openings" => settings.openings = number(&value)? as u32,
             "--opening-plies" => settings.opening_plies = number(&value)? as usize,
             "--seed" => settings.seed = number(&value)?,
+            "--eval" => {
+                settings.evaluator = SameEvaluator::named(&value)
+                    .ok_or_else(|| format!("--eval: {value:?} is not one of heuristic, pattern"))?;
+            }
             "--engines" => {
                 let named: Vec<&str> = value.split(',').collect();
                 if let Some(unknown) = named
@@ -181,7 +197,7 @@ fn main() {
     };
     let positions = othello_eight();
     println!(
-        "Othello, 8 mid-game positions ({} to {} empty squares), bitboard-othello's Board and HeuristicEvaluator for both engines (scaled by 10,000 to i16 for minimax), one thread, fresh search per position",
+        "Othello, 8 mid-game positions ({} to {} empty squares), bitboard-othello's Board and {} for both engines (scaled by 10,000 to i16 for minimax), one thread, fresh search per position",
         positions
             .iter()
             .map(|board| board.empty_count())
@@ -192,6 +208,7 @@ fn main() {
             .map(|board| board.empty_count())
             .max()
             .unwrap_or(0),
+        settings.evaluator.label(),
     );
     println!("load average at the start: {}", load());
     println!();
@@ -204,7 +221,7 @@ fn main() {
             let mut nodes = 0;
             let mut time = Duration::ZERO;
             for board in &positions {
-                let run = engine.run(board, depth);
+                let run = engine.run(board, depth, &settings.evaluator);
                 assert!(run.best.is_some(), "{name} found no move");
                 nodes += run.nodes;
                 time += run.time;
@@ -244,18 +261,16 @@ fn main() {
         let series = play_series(
             &Board::start(),
             |_| {
-                AlphaBeta::new(
-                    bitboard_othello::HeuristicEvaluator::default(),
-                    AlphaBetaConfig::default(),
-                )
-                .expect("valid settings")
+                AlphaBeta::new(settings.evaluator.clone(), AlphaBetaConfig::default())
+                    .expect("valid settings")
             },
-            |_| MinimaxCrate::new(setup),
+            |_| MinimaxCrate::new(setup, settings.evaluator.clone()),
             &options,
         )
         .expect("legal play");
         println!(
-            "match, {} ms per move, {} openings of {} random plies x 2 colours: pimc-alphabeta against {}: {}",
+            "match, {}, {} ms per move, {} openings of {} random plies x 2 colours: pimc-alphabeta against {}: {}",
+            settings.evaluator.label(),
             settings.time_ms,
             settings.openings,
             settings.opening_plies,

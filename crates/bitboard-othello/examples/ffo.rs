@@ -2,15 +2,16 @@
 //! `tests/data/ffo40-59.tsv`, printing nodes, time and nodes per second.
 //!
 //! ```text
-//! cargo run --release -p bitboard-othello --example ffo -- [FIRST-LAST] [--threads N] [--table-bits B] [--ordering WEIGHTS]
+//! cargo run --release -p bitboard-othello --example ffo -- [FIRST-LAST] [--threads N] [--table-bits B] [--ordering WEIGHTS|heuristic]
 //! ```
 //!
 //! `FIRST-LAST` is a range of problem numbers within 40-59 (default
 //! `40-44`); each problem starts from an empty table of `2^B` entries
-//! (default: the solver's default). `--ordering` orders moves by the
-//! pattern evaluator with the weights of a file written by
-//! `PatternWeights::write`. Exits with an error on a wrong score or best
-//! move.
+//! (default: the solver's default). The solver orders its moves far from
+//! the end by the shipped pattern weights; `--ordering` names a weights
+//! file written by `PatternWeights::write` to order by instead, or
+//! `heuristic` for the mobility heuristic alone. Exits with an error on a
+//! wrong score or best move.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -70,7 +71,9 @@ fn parse_arguments() -> Result<Arguments, String> {
                 .ok_or("--threads takes a positive number")?;
         } else if argument == "--ordering" {
             ordering = Some(PathBuf::from(
-                arguments.next().ok_or("--ordering takes a weights file")?,
+                arguments
+                    .next()
+                    .ok_or("--ordering takes a weights file or `heuristic`")?,
             ));
         } else if argument == "--table-bits" {
             let range = Solver::MIN_TABLE_BITS..=Solver::MAX_TABLE_BITS;
@@ -134,7 +137,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Some(path) = ordering {
+    if ordering.as_deref() == Some(std::path::Path::new("heuristic")) {
+        solver = solver.with_ordering(None);
+    } else if let Some(path) = ordering {
         match PatternWeights::read(&path) {
             Ok(weights) => {
                 solver = solver.with_ordering(Some(&PatternEvaluator::new(Arc::new(weights))));

@@ -203,8 +203,8 @@ hot_path! {
     /// The pattern evaluation of `board` (see [`pattern::weighted_sum`]):
     /// with AVX2 a disc adds its square's powers to every placement in a
     /// few vector additions.
-    pub(crate) fn pattern_sum(weights: &[i16], phases: usize, board: &Board) -> i32 {
-        pattern::weighted_sum(weights, phases, board)
+    pub(crate) fn pattern_sum(weights: &[i16], phases: usize, board: &Board, mobility: [u32; 2]) -> i32 {
+        pattern::weighted_sum(weights, phases, board, mobility)
     }
 }
 
@@ -293,7 +293,7 @@ mod tests {
                 "{board}"
             );
             assert!(after[1..].windows(2).all(|pair| pair[0].key >= pair[1].key));
-            let depth = if board.empty_count() >= 22 { 3 } else { 1 };
+            let depth = search::estimate_depth(board.empty_count()) - 1;
             for mv in &after[1..] {
                 let (child_player, child_opponent) = (
                     opponent ^ mv.flipped,

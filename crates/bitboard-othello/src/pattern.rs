@@ -221,6 +221,18 @@ const MOBILITY_ENTRIES: usize = MOBILITY_CAP as usize + 1;
 /// twice, so empty squares cost nothing.
 #[inline(always)]
 fn features(board: &Board, out: &mut [u32; MAX_FEATURES]) -> usize {
+    let mobility = mobility_entries(board.player(), board.opponent());
+    features_with_mobility(board, mobility, out)
+}
+
+/// [`features`] with the mobility entries already known (a caller that
+/// computed the move counts for its own use does not compute them again).
+#[inline(always)]
+fn features_with_mobility(
+    board: &Board,
+    [own, theirs]: [u32; 2],
+    out: &mut [u32; MAX_FEATURES],
+) -> usize {
     let set = pattern_set();
     let sums = [board.player(), board.opponent()].map(|discs| {
         let mut sum = [0u16; MAX_FEATURES];
@@ -238,8 +250,6 @@ fn features(board: &Board, out: &mut [u32; MAX_FEATURES]) -> usize {
     for (index, placement) in set.placements.iter().enumerate() {
         out[index] = placement.offset + u32::from(sums[0][index]) + 2 * u32::from(sums[1][index]);
     }
-    let (player, opponent) = (board.player(), board.opponent());
-    let [own, theirs] = mobility_entries(player, opponent);
     out[count] = set.mobility_offset + own;
     out[count + 1] = set.mobility_offset + MOBILITY_ENTRIES as u32 + theirs;
     out[count + 2] = (set.per_phase - 1) as u32;
@@ -250,13 +260,18 @@ fn features(board: &Board, out: &mut [u32; MAX_FEATURES]) -> usize {
 /// move counts, capped.
 #[inline(always)]
 fn mobility_entries(player: u64, opponent: u64) -> [u32; 2] {
+    capped_mobility(
+        crate::movegen::mobility(player, opponent),
+        crate::movegen::mobility(opponent, player),
+    )
+}
+
+/// The mobility entries of the moves `own` and `theirs` (as bitboards).
+#[inline(always)]
+fn capped_mobility(own: u64, theirs: u64) -> [u32; 2] {
     [
-        crate::movegen::mobility(player, opponent)
-            .count_ones()
-            .min(MOBILITY_CAP),
-        crate::movegen::mobility(opponent, player)
-            .count_ones()
-            .min(MOBILITY_CAP),
+        own.count_ones().min(MOBILITY_CAP),
+        theirs.count_ones().min(MOBILITY_CAP),
     ]
 }
 
@@ -278,8 +293,19 @@ fn sum_features<T: std::iter::Sum>(board: &Board, phases: usize, weight: impl Fn
 /// [`dispatch::pattern_sum`](crate::dispatch) compiles once per
 /// instruction set.
 #[inline(always)]
-pub(crate) fn weighted_sum(weights: &[i16], phases: usize, board: &Board) -> i32 {
-    sum_features(board, phases, |index| i32::from(weights[index]))
+pub(crate) fn weighted_sum(
+    weights: &[i16],
+    phases: usize,
+    board: &Board,
+    mobility: [u32; 2],
+) -> i32 {
+    let mut indices = [0u32; MAX_FEATURES];
+    let count = features_with_mobility(board, mobility, &mut indices);
+    let base = phase_of(board.empty_count(), phases) * pattern_set().per_phase;
+    indices[..count]
+        .iter()
+        .map(|&index| i32::from(weights[base + index as usize]))
+        .sum()
 }
 
 /// Room for the features of one position (placements and the bias).
@@ -417,15 +443,43 @@ impl PatternWeights {
     /// sum of the weights; not clamped).
     #[must_use]
     pub fn discs(&self, board: &Board) -> f32 {
-        crate::dispatch::pattern_sum(&self.weights, self.phases, board) as f32 / WEIGHT_SCALE
+        let mobility = mobility_entries(board.player(), board.opponent());
+        self.discs_with_moves(board, mobility)
     }
 
-    /// [`discs`](PatternWeights::discs) of the position with the
-    /// mover's discs `player` and the other's `opponent` (disjoint).
+    /// [`discs`](PatternWeights::discs) with the mobility entries known.
     #[inline]
-    pub(crate) fn discs_of(&self, player: u64, opponent: u64) -> f32 {
+    fn discs_with_moves(&self, board: &Board, mobility: [u32; 2]) -> f32 {
+        crate::dispatch::pattern_sum(&self.weights, self.phases, board, mobility) as f32
+            / WEIGHT_SCALE
+    }
+
+    /// [`discs`](PatternWeights::discs) of the position with the mover's
+    /// discs `player` and the other's `opponent` (disjoint), whose legal
+    /// moves are `own` and `theirs` (as bitboards, already computed).
+    #[inline]
+    pub(crate) fn discs_of(&self, player: u64, opponent: u64, own: u64, theirs: u64) -> f32 {
         Board::from_player_opponent(player, opponent, game_traits::Player::First)
-            .map_or(0.0, |board| self.discs(&board))
+            .map_or(0.0, |board| {
+                self.discs_with_moves(&board, capped_mobility(own, theirs))
+            })
+    }
+
+    /// The estimate of `board` for the player to move, or its final disc
+    /// difference when neither side can move: the move counts are
+    /// computed once for both questions.
+    #[inline]
+    fn discs_or_final(&self, board: &Board) -> (f32, bool) {
+        let own = crate::movegen::mobility(board.player(), board.opponent());
+        let theirs = crate::movegen::mobility(board.opponent(), board.player());
+        if own | theirs == 0 {
+            (board.final_score() as f32, true)
+        } else {
+            (
+                self.discs_with_moves(board, capped_mobility(own, theirs)),
+                false,
+            )
+        }
     }
 
     /// The file contents: magic `OTHPATW\0`, then little-endian `u32`s
@@ -582,11 +636,7 @@ impl PatternEvaluator {
     /// exact one at a finished game.
     #[must_use]
     pub fn discs(&self, board: &Board) -> f32 {
-        if board.is_game_over() {
-            board.final_score() as f32
-        } else {
-            self.weights.discs(board)
-        }
+        self.weights.discs_or_final(board).0
     }
 }
 
@@ -599,10 +649,10 @@ impl Default for PatternEvaluator {
 
 impl Evaluator<Board> for PatternEvaluator {
     fn value(&self, board: &Board) -> f32 {
-        if board.is_game_over() {
-            return exact_value(board);
+        match self.weights.discs_or_final(board) {
+            (_, true) => exact_value(board),
+            (discs, false) => (discs / 64.0).clamp(-1.0, 1.0),
         }
-        (self.weights.discs(board) / 64.0).clamp(-1.0, 1.0)
     }
 }
 

@@ -946,6 +946,10 @@ pub trait RegistryGame: ActionSpace {
     /// game-neutral one unless the game has a tuned value.
     const RAVE_EXPLORATION: f32 = Rave::NEUTRAL_EXPLORATION;
 
+    /// The searcher spec the tools play with when none is given: the
+    /// strongest of the registry on this game at about a second a move.
+    const DEFAULT_ENGINE: &'static str = "rave:iters=20000";
+
     /// The position hash alpha-beta's transposition table keys on; `None`
     /// (the default) searches without a table. Games with a
     /// [`PositionHash`](game_traits::PositionHash) set it to `Some(Self::position_hash)`.
@@ -1822,6 +1826,39 @@ mod tests {
             Err(RegistryError::BadValue { .. })
         ));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Builds the game's default engine and searches its start position.
+    struct DefaultEngine;
+
+    impl GameVisitor for DefaultEngine {
+        type Output = String;
+        fn visit<G: RegistryGame>(self) -> String {
+            let spec: SearcherSpec = G::DEFAULT_ENGINE.parse().expect("a valid spec");
+            let mut searcher = G::setup().build(&spec, 1).expect("a searcher of the game");
+            let start = G::start();
+            let report = searcher.search(&start, &game_traits::Limits::nodes(2_000));
+            assert!(
+                report.best.is_some_and(|mv| start.is_legal(mv)),
+                "{}: {}",
+                G::NAME,
+                G::DEFAULT_ENGINE
+            );
+            spec.name().to_string()
+        }
+    }
+
+    #[test]
+    fn every_game_builds_its_default_engine() {
+        for (name, _) in GAMES {
+            let searcher = visit_game(name, DefaultEngine).unwrap();
+            let expected = if *name == "othello" {
+                "alphabeta"
+            } else {
+                "rave"
+            };
+            assert_eq!(searcher, expected, "{name}");
+        }
     }
 
     struct Names;

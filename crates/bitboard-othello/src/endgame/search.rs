@@ -26,11 +26,11 @@ use crate::PatternWeights;
 use crate::eval::{CORNERS, X_SQUARES};
 use crate::movegen::{Bits, count_last_flips, mobility};
 
-/// Empty squares from which the search orders moves by mobility and uses
-/// the table; below, the fixed parity order. (At 6 empties, ordering by
-/// mobility saves fewer nodes than it costs: 13% fewer nodes but 6% more
-/// instructions on FFO #40, measured with callgrind.)
-pub(crate) const DEEP_MIN_EMPTIES: u32 = 7;
+/// Empty squares from which the search orders moves by mobility; below,
+/// the fixed parity order. (At 6 empties, ordering by mobility visits
+/// 11% fewer positions on FFO #40-#44, 151.6 M against 170.3 M with the
+/// pattern ordering above, in about the same time: each costs more.)
+pub(crate) const DEEP_MIN_EMPTIES: u32 = 6;
 
 /// Empty squares from which a node looks up its children in the table
 /// before searching them.
@@ -40,17 +40,30 @@ const ETC_MIN_EMPTIES: u32 = 9;
 const TABLE_MIN_EMPTIES: u32 = 8;
 
 /// Empty squares from which a node orders its moves by a shallow search
-/// with a heuristic evaluation ([`estimate`]) added to the fastest-first
-/// key: two plies deep, four from [`DEEPER_ESTIMATE_MIN_EMPTIES`]. The
-/// cost is small beside the subtree of a node this far from the end, and
-/// the order is much better: on FFO #45-#49 the solver visits 67% fewer
-/// positions than with the fastest-first key alone, estimates included.
-const ESTIMATE_MIN_EMPTIES: u32 = 16;
+/// of each ([`estimate`]) added to the fastest-first key, as deep as
+/// [`estimate_depth`] says. The cost is small beside the subtree of a node
+/// this far from the end, and the order is much better: on FFO #45-#49
+/// the solver visits 67% fewer positions than with the fastest-first key
+/// alone, estimates included (with the mobility heuristic at the leaves).
+const ESTIMATE_MIN_EMPTIES: u32 = 14;
 
-/// Empty squares from which the shallow search of [`ESTIMATE_MIN_EMPTIES`]
-/// looks four plies ahead instead of two. (Odd depths order worse with
-/// this evaluation, which mostly counts mobility.)
-const DEEPER_ESTIMATE_MIN_EMPTIES: u32 = 22;
+/// How many plies the ordering search of a node with `count` empty
+/// squares looks ahead: one below 16, two below 18, three below 22, four
+/// from there. With the shipped pattern weights at the leaves, FFO
+/// #40-#44 take 149.6 M positions and #45-#49 1.57 G; the earlier
+/// schedule (two plies from 16, four from 22) took 182.5 M and 2.07 G on
+/// the same weights, and 227.6 M and 3.11 G with the mobility heuristic
+/// alone. (With the heuristic alone, odd depths order worse: it mostly
+/// counts mobility.)
+#[inline(always)]
+pub(crate) fn estimate_depth(count: u32) -> u32 {
+    match count {
+        ..16 => 1,
+        16..18 => 2,
+        18..22 => 3,
+        _ => 4,
+    }
+}
 
 /// How many moves of a node are searched before the others may be shared
 /// with idle threads. With split points kept to
@@ -509,12 +522,8 @@ pub(crate) fn deep<'a>(
     let alpha_in = alpha;
     let base = list_base(count);
     let length = fill_moves(recursion, search, base, player, opponent, moves, hint);
-    if count >= ESTIMATE_MIN_EMPTIES {
-        order_by_estimate(recursion, search, base..base + length, player, opponent);
-        if search.aborted {
-            return 0;
-        }
-    }
+    // The table is looked at before the ordering searches, which a cutoff
+    // here spares.
     if count >= ETC_MIN_EMPTIES {
         // Enhanced transposition cutoff: a child already known to be bad
         // enough for the opponent refutes this node without a search.
@@ -531,6 +540,12 @@ pub(crate) fn deep<'a>(
                     return score;
                 }
             }
+        }
+    }
+    if count >= ESTIMATE_MIN_EMPTIES {
+        order_by_estimate(recursion, search, base..base + length, player, opponent);
+        if search.aborted {
+            return 0;
         }
     }
     let (best_score, best_square) = search_moves(
@@ -991,7 +1006,7 @@ pub(crate) fn fill_moves<'a>(
         let replies = mobility(opponent ^ flipped, own_after);
         let frontier = neighbours(own_after) & empties & !bit;
         let mut key = -16 * (replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32)
-            - POTENTIAL_WEIGHT * frontier.count_ones() as i32;
+            - FRONTIER_KEY_WEIGHT * frontier.count_ones() as i32;
         if bit & CORNERS != 0 {
             key += 8;
         }
@@ -1019,8 +1034,15 @@ pub(crate) fn fill_moves<'a>(
 }
 
 /// How much each empty square next to the mover's discs (where the
-/// opponent may find moves later) counts against a move, against 16 per
-/// opponent reply.
+/// opponent may find moves later) counts against a move in the
+/// fastest-first key, against 16 per opponent reply. With the pattern
+/// ordering above, 3 searched fewer positions than 4 on both FFO
+/// #40-#44 (149.3 M against 151.6 M) and #45-#49 (1.568 G against
+/// 1.617 G); 2 gave 150.5 M and 1.570 G.
+const FRONTIER_KEY_WEIGHT: i32 = 3;
+
+/// How much each empty square next to a side's discs counts against it
+/// in [`heuristic_value`], against 16 per move.
 const POTENTIAL_WEIGHT: i32 = 4;
 
 /// Orders the moves `search.moves[list]` of a node far from the end (as
@@ -1035,12 +1057,7 @@ pub(crate) fn order_by_estimate<'a>(
     player: u64,
     opponent: u64,
 ) {
-    let count = (!(player | opponent)).count_ones();
-    let depth = if count >= DEEPER_ESTIMATE_MIN_EMPTIES {
-        4
-    } else {
-        2
-    };
+    let depth = estimate_depth((!(player | opponent)).count_ones());
     for slot in list.clone() {
         let mv = search.moves[slot];
         if mv.key == i32::MAX {
@@ -1148,12 +1165,19 @@ const _: () = assert!(64 * FINAL_DISC_WEIGHT < ESTIMATE_BOUND);
 /// valued by its result instead.
 #[inline(always)]
 fn heuristic_value(player: u64, opponent: u64) -> i32 {
-    let empties = !(player | opponent);
     let own = mobility(player, opponent);
     let theirs = mobility(opponent, player);
     if own | theirs == 0 {
         return FINAL_DISC_WEIGHT * final_score(player, opponent);
     }
+    heuristic_terms(player, opponent, own, theirs)
+}
+
+/// [`heuristic_value`] of an unfinished position whose moves are `own`
+/// and `theirs`.
+#[inline(always)]
+fn heuristic_terms(player: u64, opponent: u64, own: u64, theirs: u64) -> i32 {
+    let empties = !(player | opponent);
     let mobility_term = own.count_ones() as i32 + (own & CORNERS).count_ones() as i32
         - theirs.count_ones() as i32
         - (theirs & CORNERS).count_ones() as i32;
@@ -1172,18 +1196,33 @@ fn heuristic_value(player: u64, opponent: u64) -> i32 {
 /// with the heuristic alone).
 const PATTERN_DISC_WEIGHT: f32 = 8.0;
 
+/// How far the pattern estimate counts in [`pattern_value`], in discs
+/// either way: beyond it the estimate says only that the game is decided,
+/// and the mobility terms and the fastest-first key order the moves. A
+/// wipe-out is proven by the moves that leave the opponent without
+/// replies, which the estimate does not single out: FFO #59 (+64) took
+/// 4.77 G positions unclamped, 0.115 G with this limit (0.103 G at 32
+/// discs, which cost 8% more positions on #45-#49), while #40-#44 and
+/// #45-#49 stay level (149.6 M and 1.570 G).
+const PATTERN_DISC_LIMIT: f32 = 48.0;
+
 /// The leaf evaluation of [`estimate`] with pattern weights: the
 /// heuristic plus the estimated disc difference for the player, or a
 /// finished game's result, in the units of [`heuristic_value`].
 #[inline(always)]
 fn pattern_value(weights: &PatternWeights, player: u64, opponent: u64) -> i32 {
-    if mobility(player, opponent) | mobility(opponent, player) == 0 {
+    let own = mobility(player, opponent);
+    let theirs = mobility(opponent, player);
+    if own | theirs == 0 {
         return FINAL_DISC_WEIGHT * final_score(player, opponent);
     }
     // A finished game's result outweighs any estimate (at most 64 discs).
     let limit = (FINAL_DISC_WEIGHT - 1) as f32;
-    let estimate = heuristic_value(player, opponent) as f32
-        + weights.discs_of(player, opponent) * PATTERN_DISC_WEIGHT;
+    let estimate = heuristic_terms(player, opponent, own, theirs) as f32
+        + weights
+            .discs_of(player, opponent, own, theirs)
+            .clamp(-PATTERN_DISC_LIMIT, PATTERN_DISC_LIMIT)
+            * PATTERN_DISC_WEIGHT;
     estimate.clamp(-limit, limit) as i32
 }
 
