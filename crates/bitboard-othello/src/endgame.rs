@@ -349,8 +349,8 @@ impl Solver {
     /// [shipped weights](PatternWeights::shipped)), or with `None` on the
     /// built-in mobility heuristic alone. Scores are exact either way;
     /// only the positions searched change (on FFO #40-#44 the shipped
-    /// weights search 149.6 M positions against 227.6 M, on #45-#49
-    /// 1.57 G against 3.11 G).
+    /// weights search 137.6 M positions against 189.4 M, on #45-#49
+    /// 1.31 G against 2.13 G).
     #[must_use]
     pub fn with_ordering(mut self, evaluator: Option<&PatternEvaluator>) -> Solver {
         self.ordering = evaluator.map(|evaluator| Arc::clone(evaluator.weights()));

@@ -104,8 +104,8 @@ fn ffo_40() {
 /// FFO #59 (34 empties, +64: a wipe-out) within 200 M positions, two
 /// threads: the pattern ordering alone prefers moves that merely look
 /// good to the ones that leave the opponent without replies, and took
-/// 4.77 G positions before its estimate was capped (0.115 G on one thread
-/// since; several seconds).
+/// 4.77 G positions before its estimate was capped (0.051 G on one thread
+/// now; several seconds).
 #[test]
 fn ffo_59_wipe_out_within_a_node_budget() {
     let problem = problems().into_iter().find(|p| p.id == "ffo59").unwrap();
