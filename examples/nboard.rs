@@ -33,7 +33,7 @@ use std::io::{self, Write};
 
 use clap::Parser;
 use game_arena::nboard::Engine;
-use game_arena::registry::SearcherSpec;
+use game_arena::registry::{RegistryGame, SearcherSpec};
 
 #[path = "common/cli.rs"]
 mod cli;
@@ -47,7 +47,7 @@ struct Cli {
     /// The searcher: a spec of the registry (see `tournament --list`);
     /// by default alpha-beta on the pattern evaluator, a second a move
     /// (or the GUI's `set depth`, whichever ends first).
-    #[arg(short, long, default_value = "alphabeta:ms=1000")]
+    #[arg(short, long, default_value = <bitboard_othello::Board as RegistryGame>::DEFAULT_ENGINE)]
     engine: SearcherSpec,
     /// Solve exactly with this many empty squares or fewer (0: never).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=64))]

@@ -279,8 +279,20 @@ fn capped_mobility(own: u64, theirs: u64) -> [u32; 2] {
 /// into a table of `phases` phases (its phase's block).
 #[inline(always)]
 fn sum_features<T: std::iter::Sum>(board: &Board, phases: usize, weight: impl Fn(usize) -> T) -> T {
+    let mobility = mobility_entries(board.player(), board.opponent());
+    sum_features_with_mobility(board, phases, mobility, weight)
+}
+
+/// [`sum_features`] with the mobility entries already known.
+#[inline(always)]
+fn sum_features_with_mobility<T: std::iter::Sum>(
+    board: &Board,
+    phases: usize,
+    mobility: [u32; 2],
+    weight: impl Fn(usize) -> T,
+) -> T {
     let mut indices = [0u32; MAX_FEATURES];
-    let count = features(board, &mut indices);
+    let count = features_with_mobility(board, mobility, &mut indices);
     let base = phase_of(board.empty_count(), phases) * pattern_set().per_phase;
     indices[..count]
         .iter()
@@ -299,13 +311,7 @@ pub(crate) fn weighted_sum(
     board: &Board,
     mobility: [u32; 2],
 ) -> i32 {
-    let mut indices = [0u32; MAX_FEATURES];
-    let count = features_with_mobility(board, mobility, &mut indices);
-    let base = phase_of(board.empty_count(), phases) * pattern_set().per_phase;
-    indices[..count]
-        .iter()
-        .map(|&index| i32::from(weights[base + index as usize]))
-        .sum()
+    sum_features_with_mobility(board, phases, mobility, |index| i32::from(weights[index]))
 }
 
 /// Room for the features of one position (placements and the bias).
