@@ -253,8 +253,6 @@ impl MctsConfig {
         self
     }
 
-    /// The same settings with leaves valued by the evaluator where they
-    /// were valued by playouts alone (a cut-off is kept).
     /// Whether the search grows one tree shared by its threads (tree
     /// parallelism, or batches of leaves).
     pub fn shares_tree(&self) -> bool {

@@ -5,7 +5,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use game_traits::{
-    Budget, Evaluator, Game, LimitKind, Limits, Player, StopReason, contain_value, zobrist,
+    Budget, Evaluator, Game, LimitKind, Limits, MoveInfo, Player, SearchReport, SearchStats,
+    StopReason, contain_value, zobrist,
 };
 
 use crate::MctsConfig;
@@ -291,10 +292,24 @@ pub(crate) fn drive(
     (done, ended)
 }
 
+/// The statistics of a search whose threads ended for `results` and went
+/// `depths` deep, its trees holding `nodes`.
+pub(crate) fn search_stats(
+    results: &[(u64, Ended)],
+    limits: &Limits,
+    nodes: usize,
+    depths: impl Iterator<Item = u32>,
+    elapsed: std::time::Duration,
+) -> SearchStats {
+    let iterations = results.iter().map(|&(done, _)| done).sum();
+    SearchStats::new(iterations, nodes as u64, depths.max().unwrap_or(0), elapsed)
+        .with_stop(stop_reason(results, limits))
+}
+
 /// The stop reason of a search whose threads ended for `results`: a
 /// proof in any tree holds for all; otherwise the main thread's reason
 /// (the threads share one clock and even shares).
-pub(crate) fn stop_reason(results: &[(u64, Ended)], limits: &Limits) -> StopReason {
+fn stop_reason(results: &[(u64, Ended)], limits: &Limits) -> StopReason {
     let ended = if results.iter().any(|&(_, ended)| ended == Ended::Solved) {
         Ended::Solved
     } else {
@@ -352,6 +367,94 @@ pub(crate) fn run_workers<W: Send, R: Send>(
         }
         results
     })
+}
+
+/// A root move's statistics, all trees of a search together.
+pub(crate) struct RootMove<M> {
+    pub(crate) mv: M,
+    pub(crate) visits: u64,
+    pub(crate) value_sum: f64,
+    pub(crate) amaf_visits: u64,
+    pub(crate) amaf_sum: f64,
+    /// Proven value for the player to move at the root.
+    pub(crate) proof: Proof,
+    /// Plies from the child to the end of the game along the proof.
+    pub(crate) proof_plies: u16,
+}
+
+impl<M> RootMove<M> {
+    /// A move not searched yet.
+    pub(crate) fn new(mv: M) -> Self {
+        RootMove {
+            mv,
+            visits: 0,
+            value_sum: 0.0,
+            amaf_visits: 0,
+            amaf_sum: 0.0,
+            proof: Proof::Unknown,
+            proof_plies: 0,
+        }
+    }
+
+    /// The exact value if proven, the mean value otherwise.
+    fn value(&self) -> f32 {
+        match self.proof.value() {
+            Some(value) => value,
+            None if self.visits == 0 => 0.0,
+            None => (self.value_sum / self.visits as f64) as f32,
+        }
+    }
+
+    /// How the final choice ranks the move: proven wins (shortest first),
+    /// then moves not proven lost, then proven losses (longest first); by
+    /// visits, then value, within each.
+    fn rank(&self) -> (u8, i32, u64, f32) {
+        let plies = i32::from(self.proof_plies);
+        let (class, length) = match self.proof {
+            Proof::Win => (2, -plies),
+            Proof::Loss => (0, plies),
+            Proof::Draw | Proof::Unknown => (1, 0),
+        };
+        (class, length, self.visits, self.value())
+    }
+}
+
+/// The report of a search whose root moves, in the order of the legal
+/// moves (at least one), are `root`: the best by [`RootMove::rank`] (ties
+/// to the earlier move) with its value and `pv` of it, every move's
+/// visits, value (once visited or proven) and AMAF value (where kept).
+pub(crate) fn root_report<M: Copy>(
+    root: &[RootMove<M>],
+    stats: SearchStats,
+    pv: impl FnOnce(M) -> Vec<M>,
+) -> SearchReport<M> {
+    let best = root
+        .iter()
+        .enumerate()
+        .max_by(|(index_a, a), (index_b, b)| {
+            a.rank()
+                .partial_cmp(&b.rank())
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(index_b.cmp(index_a))
+        })
+        .map_or(&root[0], |(_, entry)| entry);
+    let infos = root
+        .iter()
+        .map(|entry| {
+            let mut info = MoveInfo::new(entry.mv).with_visits(entry.visits);
+            if entry.visits > 0 || entry.proof != Proof::Unknown {
+                info = info.with_value(entry.value());
+            }
+            if entry.amaf_visits > 0 {
+                info = info.with_amaf_value((entry.amaf_sum / entry.amaf_visits as f64) as f32);
+            }
+            info
+        })
+        .collect();
+    SearchReport::new(Some(best.mv), best.value())
+        .with_pv(pv(best.mv))
+        .with_moves(infos)
+        .with_stats(stats)
 }
 
 /// The exact result of a finished position, for the player to move there.

@@ -6,16 +6,16 @@ use std::fmt;
 
 use game_traits::hidden::{InfoSetSearcher, WorldMove, finished_report};
 use game_traits::{
-    Evaluator, Game, InformationSet, LimitKind, Limits, MoveInfo, OutcomeEvaluator, Player,
-    Playout, SearchReport, SearchStats, StopReason, UniformPlayout,
+    Evaluator, Game, InformationSet, LimitKind, Limits, OutcomeEvaluator, Player, Playout,
+    SearchReport, UniformPlayout,
 };
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::config::{ConfigError, LeafEvaluation, MctsConfig, Parallelism};
 use crate::driver::{
-    Iterating, Plan, Rules, Share, Valued, drive, evaluated, exact, run_workers, stop_reason,
-    thread_seed,
+    Ended, Iterating, Plan, RootMove, Rules, Share, Valued, drive, evaluated, exact, root_report,
+    run_workers, search_stats, thread_seed,
 };
 use crate::knowledge::MctsKnowledge;
 use crate::policy::Uct;
@@ -212,12 +212,14 @@ where
         }
     }
 
+    /// Runs the threads, each on its own tree; returns the iterations each
+    /// ran and why it stopped.
     fn run(
         &mut self,
         info: &I,
         limits: &Limits,
         budget: &game_traits::Budget<'_>,
-    ) -> (u64, StopReason) {
+    ) -> Vec<(u64, Ended)> {
         let threads = self.workers.len();
         let context = IsContext {
             evaluator: &self.evaluator,
@@ -233,7 +235,7 @@ where
             stop_when_stalled: limits.nodes.is_some(),
             ..plan.rules(((plan.node_cap / threads as u64) as usize).max(1))
         };
-        let results = run_workers(&mut self.workers, |index, worker| {
+        run_workers(&mut self.workers, |index, worker| {
             worker.full = false;
             worker.max_depth = 0;
             let share = Share::new(plan.iterations_of(index, threads));
@@ -244,21 +246,19 @@ where
                 node_cap: rules.node_cap,
             };
             drive(&mut job, share, &rules, budget)
-        });
-        let total = results.iter().map(|&(done, _)| done).sum();
-        (total, stop_reason(&results, limits))
+        })
     }
 
     /// Visits and value sums of the root moves `moves`, all trees together.
-    fn merged_root(&self, moves: &[WorldMove<I>]) -> Vec<(u64, f64)> {
-        let mut merged = vec![(0u64, 0.0f64); moves.len()];
+    fn merged_root(&self, moves: &[WorldMove<I>]) -> Vec<RootMove<WorldMove<I>>> {
+        let mut merged: Vec<_> = moves.iter().map(|&mv| RootMove::new(mv)).collect();
         for worker in &self.workers {
             let tree = &worker.tree;
             for child in tree.children(0) {
                 let node = &tree.nodes[child];
-                if let Some(slot) = moves.iter().position(|&mv| mv == node.mv) {
-                    merged[slot].0 += u64::from(node.visits);
-                    merged[slot].1 += f64::from(node.mean) * f64::from(node.visits);
+                if let Some(slot) = merged.iter_mut().find(|slot| slot.mv == node.mv) {
+                    slot.visits += u64::from(node.visits);
+                    slot.value_sum += f64::from(node.mean) * f64::from(node.visits);
                 }
             }
         }
@@ -303,7 +303,7 @@ where
     /// it runs [`MctsConfig::default_iterations`] iterations. With a node
     /// budget it also ends once the trees stop growing short of it (no new
     /// node for 10,000 iterations or as many as the tree has nodes,
-    /// [`StopReason::Exhausted`]): a small game's tree may never reach it.
+    /// [`StopReason::Exhausted`](game_traits::StopReason::Exhausted)): a small game's tree may never reach it.
     ///
     /// Memory: a tree that reaches [`MctsConfig::max_nodes`] (shared out
     /// between the threads) stops growing, and the search goes on playing
@@ -321,53 +321,18 @@ where
             return finished_report(info, budget.elapsed());
         }
         self.sync_root(info, &moves);
-        let (iterations, stop) = self.run(info, limits, &budget);
-        let merged = self.merged_root(&moves);
-        let mean = |(visits, sum): (u64, f64)| {
-            if visits == 0 {
-                0.0
-            } else {
-                (sum / visits as f64) as f32
-            }
-        };
-        let best = (0..moves.len())
-            .max_by(|&a, &b| {
-                (merged[a].0, mean(merged[a]))
-                    .partial_cmp(&(merged[b].0, mean(merged[b])))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then(b.cmp(&a))
-            })
-            .unwrap_or(0);
-        let infos = moves
-            .iter()
-            .zip(&merged)
-            .map(|(&mv, &stats)| {
-                let info = MoveInfo::new(mv).with_visits(stats.0);
-                if stats.0 > 0 {
-                    info.with_value(mean(stats))
-                } else {
-                    info
-                }
-            })
-            .collect();
-        let depth = self
-            .workers
-            .iter()
-            .map(|worker| worker.max_depth)
-            .max()
-            .unwrap_or(0);
-        let stats = SearchStats::new(
-            iterations,
-            self.tree_nodes() as u64,
-            depth,
+        let results = self.run(info, limits, &budget);
+        let stats = search_stats(
+            &results,
+            limits,
+            self.tree_nodes(),
+            self.workers.iter().map(|worker| worker.max_depth),
             budget.elapsed(),
-        )
-        .with_stop(stop);
+        );
         self.kept = true;
-        SearchReport::new(Some(moves[best]), mean(merged[best]))
-            .with_pv(self.principal_variation(moves[best]))
-            .with_moves(infos)
-            .with_stats(stats)
+        root_report(&self.merged_root(&moves), stats, |best| {
+            self.principal_variation(best)
+        })
     }
 
     /// Drops the trees and restarts every random generator from the seed.

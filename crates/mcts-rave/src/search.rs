@@ -6,20 +6,20 @@
 use std::fmt;
 
 use game_traits::{
-    Budget, Evaluator, Game, LimitKind, Limits, MoveInfo, OutcomeEvaluator, Playout, PositionHash,
-    SearchReport, SearchStats, Searcher, StopReason, UniformPlayout,
+    Budget, Evaluator, Game, LimitKind, Limits, OutcomeEvaluator, Playout, PositionHash,
+    SearchReport, Searcher, UniformPlayout,
 };
 
 use crate::config::{ConfigError, MctsConfig, StatsSync};
 use crate::driver::{
-    Ended, Plan, Quota, Rules, Share, drive, run_workers, stop_reason, thread_seed,
+    Ended, Plan, Quota, RootMove, Rules, Share, drive, root_report, run_workers, search_stats,
+    thread_seed,
 };
 use crate::engine::{Context, Job, Worker, prepare_root};
 use crate::knowledge::MctsKnowledge;
 use crate::policy::{TreePolicy, Uct};
 use crate::shared_tree::{
-    LockFree, LockFreePlain, Locked, LockedPlain, NODE_RUN, NodeStats, SharedStore, SharedTree,
-    VisitCountError,
+    LockFree, Locked, NODE_RUN, NodeStats, SharedStore, SharedTree, VisitCountError,
 };
 use crate::store::{Store, child, principal_variation};
 use crate::tree::{Proof, Tree};
@@ -62,13 +62,10 @@ pub struct Mcts<G: Game, T = Uct, P = UniformPlayout, E = OutcomeEvaluator> {
     same_position: fn(&G, &G) -> bool,
 }
 
-/// A shared tree with either kind of synchronisation, with or without
-/// AMAF statistics.
+/// A shared tree with either kind of synchronisation.
 enum SharedTrees<M> {
     LockFree(SharedTree<M, LockFree>),
     Locked(SharedTree<M, Locked>),
-    LockFreePlain(SharedTree<M, LockFreePlain>),
-    LockedPlain(SharedTree<M, LockedPlain>),
 }
 
 /// Runs `$body` with `$tree` bound to the shared tree, whichever its kind.
@@ -77,21 +74,15 @@ macro_rules! with_tree {
         match $trees {
             SharedTrees::LockFree($tree) => $body,
             SharedTrees::Locked($tree) => $body,
-            SharedTrees::LockFreePlain($tree) => $body,
-            SharedTrees::LockedPlain($tree) => $body,
         }
     };
 }
 
 impl<M: Copy + PartialEq + Send + Sync> SharedTrees<M> {
     fn new(sync: StatsSync, capacity: usize, amaf: bool, num_actions: usize) -> Self {
-        match (sync, amaf) {
-            (StatsSync::Mutex, true) => SharedTrees::Locked(SharedTree::new(capacity, num_actions)),
-            (StatsSync::Mutex, false) => {
-                SharedTrees::LockedPlain(SharedTree::new(capacity, num_actions))
-            }
-            (_, true) => SharedTrees::LockFree(SharedTree::new(capacity, num_actions)),
-            (_, false) => SharedTrees::LockFreePlain(SharedTree::new(capacity, num_actions)),
+        match sync {
+            StatsSync::Mutex => SharedTrees::Locked(SharedTree::new(capacity, num_actions, amaf)),
+            _ => SharedTrees::LockFree(SharedTree::new(capacity, num_actions, amaf)),
         }
     }
 
@@ -115,8 +106,6 @@ impl<M: Copy + PartialEq + Send + Sync> SharedTrees<M> {
         match self {
             SharedTrees::LockFree(tree) => tree.subtree(mv).map(SharedTrees::LockFree),
             SharedTrees::Locked(tree) => tree.subtree(mv).map(SharedTrees::Locked),
-            SharedTrees::LockFreePlain(tree) => tree.subtree(mv).map(SharedTrees::LockFreePlain),
-            SharedTrees::LockedPlain(tree) => tree.subtree(mv).map(SharedTrees::LockedPlain),
         }
     }
 }
@@ -500,18 +489,7 @@ fn merged_root<M: Copy + PartialEq, S: Store<M>>(
     stores: &[&mut S],
     moves: &[M],
 ) -> Vec<RootMove<M>> {
-    let mut merged: Vec<RootMove<M>> = moves
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            visits: 0,
-            value_sum: 0.0,
-            amaf_visits: 0,
-            amaf_sum: 0.0,
-            proof: Proof::Unknown,
-            proof_plies: 0,
-        })
-        .collect();
+    let mut merged: Vec<RootMove<M>> = moves.iter().map(|&mv| RootMove::new(mv)).collect();
     for store in stores {
         let store: &S = store;
         for (offset, node) in store.children(0).enumerate() {
@@ -568,42 +546,6 @@ pub fn same_hash<G: PositionHash>(a: &G, b: &G) -> bool {
     a.position_hash() == b.position_hash() && a.to_move() == b.to_move()
 }
 
-struct RootMove<M> {
-    mv: M,
-    visits: u64,
-    value_sum: f64,
-    amaf_visits: u64,
-    amaf_sum: f64,
-    /// Proven value for the player to move at the root.
-    proof: Proof,
-    /// Plies from the child to the end of the game along the proof.
-    proof_plies: u16,
-}
-
-impl<M> RootMove<M> {
-    /// The exact value if proven, the mean value otherwise.
-    fn value(&self) -> f32 {
-        match self.proof.value() {
-            Some(value) => value,
-            None if self.visits == 0 => 0.0,
-            None => (self.value_sum / self.visits as f64) as f32,
-        }
-    }
-
-    /// How the final choice ranks the move: proven wins (shortest first),
-    /// then moves not proven lost, then proven losses (longest first); by
-    /// visits, then value, within each.
-    fn rank(&self) -> (u8, i32, u64, f32) {
-        let plies = i32::from(self.proof_plies);
-        let (class, length) = match self.proof {
-            Proof::Win => (2, -plies),
-            Proof::Loss => (0, plies),
-            Proof::Draw | Proof::Unknown => (1, 0),
-        };
-        (class, length, self.visits, self.value())
-    }
-}
-
 impl<G, T, P, E> Searcher<G> for Mcts<G, T, P, E>
 where
     G: Game,
@@ -621,7 +563,7 @@ where
     /// tree stops growing as below), and, when a node budget is the
     /// only limit, once the tree has stopped growing: no new node for
     /// 10,000 iterations or as many as the tree has nodes, whichever is
-    /// more ([`StopReason::Exhausted`]). A small game's tree may never
+    /// more ([`StopReason::Exhausted`](game_traits::StopReason::Exhausted)). A small game's tree may never
     /// reach the budget, and UCT's growth slows down as it concentrates on
     /// the best lines.
     ///
@@ -630,7 +572,10 @@ where
     /// out its leaves again, until a limit ends it.
     ///
     /// The best move is a proven win if there is one (the shortest), else
-    /// the root move with the most visits among those not proven lost; the
+    /// the root move with the most visits among those not proven lost (ties
+    /// to the higher value, then the earlier move); the value is its mean,
+    /// or its exact value once proven; the report gives every root move's
+    /// visits, value and, with RAVE, AMAF value.
     fn search(&mut self, state: &G, limits: &Limits) -> SearchReport<G::Move> {
         let budget = limits.start();
         let mut moves = Vec::new();
@@ -645,51 +590,14 @@ where
         } else {
             self.run_private(state, &moves, &plan, &budget)
         };
-        let iterations = outcome.results.iter().map(|&(done, _)| done).sum();
-        let stop: StopReason = stop_reason(&outcome.results, limits);
-        let merged = outcome.root;
-        let best = merged
-            .iter()
-            .enumerate()
-            .max_by(|(index_a, a), (index_b, b)| {
-                a.rank()
-                    .partial_cmp(&b.rank())
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    // Ties go to the earlier move.
-                    .then(index_b.cmp(index_a))
-            })
-            .map(|(_, entry)| entry);
-        let (best_move, value) = best.map_or((moves[0], 0.0), |entry| (entry.mv, entry.value()));
-        let infos = merged
-            .iter()
-            .map(|entry| {
-                let mut info = MoveInfo::new(entry.mv).with_visits(entry.visits);
-                if entry.visits > 0 || entry.proof != Proof::Unknown {
-                    info = info.with_value(entry.value());
-                }
-                if T::AMAF && entry.amaf_visits > 0 {
-                    info = info.with_amaf_value((entry.amaf_sum / entry.amaf_visits as f64) as f32);
-                }
-                info
-            })
-            .collect();
-        let depth = self
-            .workers
-            .iter()
-            .map(|worker| worker.max_depth)
-            .max()
-            .unwrap_or(0);
-        let stats = SearchStats::new(
-            iterations,
-            self.tree_nodes() as u64,
-            depth,
+        let stats = search_stats(
+            &outcome.results,
+            limits,
+            self.tree_nodes(),
+            self.workers.iter().map(|worker| worker.max_depth),
             budget.elapsed(),
-        )
-        .with_stop(stop);
-        SearchReport::new(Some(best_move), value)
-            .with_pv(self.principal_variation(best_move))
-            .with_moves(infos)
-            .with_stats(stats)
+        );
+        root_report(&outcome.root, stats, |best| self.principal_variation(best))
     }
 
     /// Moves the roots of the kept trees to the child reached by `played`,

@@ -80,8 +80,6 @@ pub(crate) trait NodeStats: Send + Sync + 'static {
 /// updates many siblings at once, and on the nodes' own lines each update
 /// would cost every other thread's selection a miss per sibling.
 pub(crate) trait AmafStats: Send + Sync + 'static {
-    /// Whether the statistics are kept at all (RAVE).
-    const KEPT: bool;
     fn new(visits: u32, sum: f32) -> Self;
     /// Visits and sum of values.
     fn read(&self) -> (u32, f32);
@@ -94,17 +92,11 @@ pub(crate) trait Cells: Send + Sync + 'static {
     type Amaf: AmafStats;
 }
 
-/// Atomics and compare-and-swap, with AMAF statistics.
+/// Atomics and compare-and-swap.
 pub(crate) struct LockFree;
 
-/// A mutex per cell, with AMAF statistics.
+/// A mutex per cell.
 pub(crate) struct Locked;
-
-/// Atomics and compare-and-swap, no AMAF statistics (UCT).
-pub(crate) struct LockFreePlain;
-
-/// A mutex per cell, no AMAF statistics (UCT).
-pub(crate) struct LockedPlain;
 
 impl Cells for LockFree {
     type Stats = AtomicStats;
@@ -114,16 +106,6 @@ impl Cells for LockFree {
 impl Cells for Locked {
     type Stats = LockedStats;
     type Amaf = LockedAmaf;
-}
-
-impl Cells for LockFreePlain {
-    type Stats = AtomicStats;
-    type Amaf = NoAmaf;
-}
-
-impl Cells for LockedPlain {
-    type Stats = LockedStats;
-    type Amaf = NoAmaf;
 }
 
 fn pack(low: u32, high: f32) -> u64 {
@@ -233,8 +215,6 @@ pub(crate) struct AtomicAmaf {
 }
 
 impl AmafStats for AtomicAmaf {
-    const KEPT: bool = true;
-
     fn new(visits: u32, sum: f32) -> Self {
         AtomicAmaf {
             word: AtomicU64::new(pack(visits, sum)),
@@ -265,8 +245,6 @@ pub(crate) struct LockedAmaf {
 }
 
 impl AmafStats for LockedAmaf {
-    const KEPT: bool = true;
-
     fn new(visits: u32, sum: f32) -> Self {
         LockedAmaf {
             stats: Mutex::new((visits, sum)),
@@ -284,25 +262,6 @@ impl AmafStats for LockedAmaf {
         stats.0 += 1;
         stats.1 += value;
     }
-}
-
-/// No AMAF statistics: nothing stored.
-pub(crate) struct NoAmaf;
-
-impl AmafStats for NoAmaf {
-    const KEPT: bool = false;
-
-    fn new(_visits: u32, _sum: f32) -> Self {
-        NoAmaf
-    }
-
-    #[inline]
-    fn read(&self) -> (u32, f32) {
-        (0, 0.0)
-    }
-
-    #[inline]
-    fn add(&self, _value: f32) {}
 }
 
 /// One node of a shared tree: the position after its move. Aligned to a
@@ -555,17 +514,13 @@ impl<M, C: Cells> std::ops::Deref for SharedStore<'_, M, C> {
     }
 }
 
-/// Entries of the AMAF arena of a tree for `capacity` nodes: none without
-/// RAVE.
-fn amaf_capacity<C: Cells>(capacity: usize) -> usize {
-    if C::Amaf::KEPT { capacity } else { 0 }
-}
-
 /// A tree shared by the threads of a search. The root is node 0.
 pub(crate) struct SharedTree<M, C: Cells> {
     nodes: Arena<SharedNode<M, C::Stats>>,
     /// AMAF statistics, same indices as `nodes` (empty without RAVE).
     amaf: Arena<C::Amaf>,
+    /// Whether AMAF statistics are kept (RAVE).
+    keeps_amaf: bool,
     /// Nodes in use and whether the tree is full.
     growth: Growth,
     /// The action-space size the AMAF keys were made with.
@@ -573,11 +528,13 @@ pub(crate) struct SharedTree<M, C: Cells> {
 }
 
 impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
-    /// An empty tree for at most `capacity` nodes.
-    pub(crate) fn new(capacity: usize, num_actions: usize) -> Self {
+    /// An empty tree for at most `capacity` nodes, keeping AMAF
+    /// statistics if `keeps_amaf`.
+    pub(crate) fn new(capacity: usize, num_actions: usize, keeps_amaf: bool) -> Self {
         SharedTree {
             nodes: Arena::new(capacity),
-            amaf: Arena::new(amaf_capacity::<C>(capacity)),
+            amaf: Arena::new(if keeps_amaf { capacity } else { 0 }),
+            keeps_amaf,
             growth: Growth::new(0),
             num_actions,
         }
@@ -607,7 +564,7 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
     }
 
     pub(crate) fn has_amaf(&self) -> bool {
-        C::Amaf::KEPT
+        self.keeps_amaf
     }
 
     /// Bytes of the chunks allocated.
@@ -650,7 +607,7 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
         // waits for another to make the one it needs.
         let ahead = first as usize..(first as usize + count + LOOKAHEAD).min(self.capacity());
         self.nodes.cover(ahead.clone(), SharedNode::empty);
-        if C::Amaf::KEPT {
+        if self.keeps_amaf {
             self.amaf.cover(ahead, || C::Amaf::new(0, 0.0));
         }
         Some(first)
@@ -680,7 +637,7 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
         for (offset, &mv) in moves.iter().enumerate() {
             let child = first + offset as u32;
             let _ = self.node(child).edge.set((mv, mover));
-            if C::Amaf::KEPT {
+            if self.keeps_amaf {
                 self.node(child).amaf_key.store(key(mv), Ordering::Relaxed);
             }
         }
@@ -795,15 +752,15 @@ impl<M: Copy + PartialEq, C: Cells> SharedTree<M, C> {
             next += 1;
         }
         let len = nodes.len();
-        let amaf = if C::Amaf::KEPT {
+        let amaf = if self.keeps_amaf {
             sources.iter().map(|&from| copy_amaf(from)).collect()
         } else {
             Vec::new()
         };
-        let amaf_capacity = amaf_capacity::<C>(self.capacity());
         Some(SharedTree {
             nodes: Arena::filled(nodes, self.capacity(), SharedNode::empty),
-            amaf: Arena::filled(amaf, amaf_capacity, || C::Amaf::new(0, 0.0)),
+            amaf: Arena::filled(amaf, self.amaf.capacity, || C::Amaf::new(0, 0.0)),
+            keeps_amaf: self.keeps_amaf,
             growth: Growth::new(len as u32),
             num_actions: self.num_actions,
         })
@@ -817,7 +774,7 @@ mod tests {
     #[test]
     fn stores_hand_out_disjoint_blocks_within_the_cap() {
         let cap = 2_000;
-        let tree = SharedTree::<u8, LockFree>::new(10_000, 4);
+        let tree = SharedTree::<u8, LockFree>::new(10_000, 4, true);
         tree.set_root(0, Player::First);
         let mut stores = [
             SharedStore::new(&tree, NODE_RUN),
@@ -844,7 +801,7 @@ mod tests {
         let used = taken.iter().filter(|&&taken| taken).count();
         assert!(used + 2 * NODE_RUN as usize >= cap, "{used} of {cap} used");
         // Without runs, blocks come from the tree one after another.
-        let tree = SharedTree::<u8, LockFree>::new(100, 4);
+        let tree = SharedTree::<u8, LockFree>::new(100, 4, true);
         tree.set_root(0, Player::First);
         let mut one = SharedStore::new(&tree, 0);
         assert_eq!(one.allocate(5, 100), Some(1));
@@ -861,7 +818,7 @@ mod tests {
         assert_eq!(size_of::<AtomicAmaf>(), 8);
         assert_eq!(align_of::<Slot<u8>>(), 128);
         assert_eq!(align_of::<Growth>(), 128);
-        let tree = SharedTree::<u8, LockFree>::new(3 * CHUNK, 4);
+        let tree = SharedTree::<u8, LockFree>::new(3 * CHUNK, 4, true);
         tree.set_root(0, Player::First);
         let first = tree.allocate(CHUNK + 7, usize::MAX).unwrap();
         for index in [0, first, first + CHUNK as u32] {
@@ -872,7 +829,7 @@ mod tests {
     /// Root (4 visits) with children A (3) and B (1); A with children of
     /// one visit each: the visits add up.
     fn small_tree<C: Cells>() -> SharedTree<u8, C> {
-        let tree = SharedTree::<u8, C>::new(16, 0);
+        let tree = SharedTree::<u8, C>::new(16, 0, false);
         tree.set_root(0, Player::Second);
         let expand = |node: u32, moves: &[u8], mover: Player| {
             let first = tree.allocate(moves.len(), usize::MAX).unwrap();
