@@ -201,3 +201,29 @@ fn the_focused_game_refuses_far_moves_but_the_full_game_takes_them() {
     assert!(game.play_any(far).is_err());
     assert_eq!(game.game().stone(far), Some(Player::Second));
 }
+
+#[path = "common/rapfi_bench.rs"]
+mod rapfi_bench;
+
+#[test]
+fn the_rapfi_bench_positions_read_as_their_moves() {
+    assert_eq!(
+        rapfi_bench::moves("h8i10k9"),
+        ["h8", "i10", "k9"].map(|text| text.parse::<Move>().unwrap())
+    );
+    let positions = rapfi_bench::positions();
+    for (position, (rule, size, text)) in positions.iter().zip(rapfi_bench::RAPFI_BENCH) {
+        let game = position.game();
+        assert_eq!((game.rule(), game.size()), (rule, size));
+        let moves = rapfi_bench::moves(text);
+        assert_eq!(game.stone_count(), moves.len(), "{text}");
+        for (ply, mv) in moves.into_iter().enumerate() {
+            let stone = if ply % 2 == 0 {
+                Player::First
+            } else {
+                Player::Second
+            };
+            assert_eq!(game.stone(mv), Some(stone), "{text}: {mv}");
+        }
+    }
+}
