@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo build --release --example nboard
-//! target/release/examples/nboard --engine alphabeta:ms=1000 --solve 16
+//! target/release/examples/nboard --engine alphabeta:ms=1000,lmr=on --solve 16
 //! ```
 //!
 //! Point the GUI's engine setup at that command line.

@@ -30,7 +30,7 @@ struct Cli {
     #[arg(short, long, default_value = "othello", value_parser = game_names())]
     game: String,
     /// The engine: a searcher spec (see `tournament --list`); by default
-    /// the game's own (`alphabeta:ms=1000` on Othello, `rave:iters=20000`
+    /// the game's own (`alphabeta:ms=1000,lmr=on` on Othello, `rave:iters=20000`
     /// elsewhere).
     #[arg(short, long)]
     engine: Option<SearcherSpec>,

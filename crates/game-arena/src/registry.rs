@@ -625,6 +625,12 @@ pub const SEARCHERS: &[SearcherInfo] = &[
                 default: "1",
                 help: "the least depth left at which nodes use the table (2 suits Othello)",
             },
+            KeyInfo {
+                key: "lmr",
+                kind: ValueKind::Switch,
+                default: "false",
+                help: "late move reductions: a selective search, deeper in the same time",
+            },
             NET_KEY,
             EVAL_KEY,
         ],
@@ -1278,6 +1284,9 @@ where
             }
             if let Some(depth) = spec.integer("tablefrom") {
                 config = config.with_table_from_depth(u32::try_from(depth).unwrap_or(u32::MAX));
+            }
+            if let Some(reductions) = spec.switch("lmr") {
+                config = config.with_late_move_reductions(reductions);
             }
             match spec.text("net") {
                 Some(path) => alpha_beta::<G, _>(spec, G::load_net(path)?, config),

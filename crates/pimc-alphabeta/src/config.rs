@@ -45,7 +45,9 @@ pub enum RootValues {
 ///
 /// Every combination returns exactly the value of plain negamax to the
 /// same depth (the crate's differential tests check each): these switches
-/// change the speed, never the result.
+/// change the speed, never the result. The one exception is
+/// [`late_move_reductions`](AlphaBetaConfig::late_move_reductions), off by
+/// default, which makes the search selective.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
@@ -96,6 +98,16 @@ pub struct AlphaBetaConfig {
     /// nodes, depth) is set and there is no stop flag: the default budget.
     /// Default 1,000,000.
     pub default_nodes: u64,
+    /// Late move reductions: with principal variation search, at nodes
+    /// with at least 3 plies left, every move after the first three in
+    /// the order is first searched one ply shallower (two, after the first
+    /// ten with at least 5 plies left) with a null window, and searched
+    /// again to the full depth only if that beats the best so far. With a
+    /// good move order (a policy, say) the search then reaches much deeper
+    /// in the same time, at the risk of missing a late move's value: the
+    /// result is no longer that of negamax to the same depth. Default off.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub late_move_reductions: bool,
 }
 
 impl Default for AlphaBetaConfig {
@@ -111,6 +123,7 @@ impl Default for AlphaBetaConfig {
             root_values: RootValues::Bounds,
             threads: 1,
             default_nodes: 1_000_000,
+            late_move_reductions: false,
         }
     }
 }
@@ -131,6 +144,7 @@ impl AlphaBetaConfig {
             root_values: RootValues::Bounds,
             threads: 1,
             default_nodes: 1_000_000,
+            late_move_reductions: false,
         }
     }
 
@@ -145,6 +159,14 @@ impl AlphaBetaConfig {
     #[must_use]
     pub fn with_table_from_depth(mut self, depth: u32) -> Self {
         self.table_from_depth = depth;
+        self
+    }
+
+    /// Turns late move reductions on or off (see
+    /// [`late_move_reductions`](AlphaBetaConfig::late_move_reductions)).
+    #[must_use]
+    pub fn with_late_move_reductions(mut self, on: bool) -> Self {
+        self.late_move_reductions = on;
         self
     }
 

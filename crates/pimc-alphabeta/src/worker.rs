@@ -358,9 +358,28 @@ impl<G: Game> Worker<G> {
             } else if tried == 1 || !pvs {
                 self.child(context, ply, depth, same, alpha, beta)
             } else {
-                match self.child(context, ply, depth, same, alpha, alpha.next_up()) {
-                    Some((scout, _)) if scout > alpha && scout < beta => {
-                        self.child(context, ply, depth, same, alpha, beta)
+                let reduction = late_move_reduction(context.config, depth, tried);
+                let reduced = if reduction > 0 {
+                    self.child(
+                        context,
+                        ply,
+                        depth - reduction,
+                        same,
+                        alpha,
+                        alpha.next_up(),
+                    )
+                } else {
+                    // Not reduced: as if a reduced search had beaten alpha.
+                    Some((Score::INFINITE, false))
+                };
+                match reduced {
+                    Some((scout, _)) if scout > alpha => {
+                        match self.child(context, ply, depth, same, alpha, alpha.next_up()) {
+                            Some((scout, _)) if scout > alpha && scout < beta => {
+                                self.child(context, ply, depth, same, alpha, beta)
+                            }
+                            other => other,
+                        }
                     }
                     other => other,
                 }
@@ -738,6 +757,19 @@ impl<G: Game> Worker<G> {
     /// The principal variation of the last root search.
     pub(crate) fn root_pv(&self) -> &[G::Move] {
         self.pv.first().map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Plies taken off the search of the `tried`th move (from 1) of a node
+/// `depth` plies deep: none unless late move reductions are on (see
+/// [`AlphaBetaConfig::late_move_reductions`]).
+fn late_move_reduction(config: &AlphaBetaConfig, depth: u32, tried: usize) -> u32 {
+    if !config.late_move_reductions || depth < 3 || tried <= 3 {
+        0
+    } else if depth >= 5 && tried > 10 {
+        2
+    } else {
+        1
     }
 }
 

@@ -79,6 +79,37 @@ fn the_contract_holds_on_othello() {
 }
 
 #[test]
+fn the_contract_holds_with_late_move_reductions() {
+    let reducing = || AlphaBetaConfig::default().with_late_move_reductions(true);
+    check_limits_contract(
+        || AlphaBeta::new(TicTacToeHeuristic, reducing()).unwrap(),
+        &TicTacToe::new(),
+        &options(),
+    )
+    .unwrap();
+    check_limits_contract(
+        || AlphaBeta::new(HeuristicEvaluator::default(), reducing()).unwrap(),
+        &Board::start(),
+        &options(),
+    )
+    .unwrap();
+    check_limits_contract(
+        || AlphaBeta::new(HeuristicEvaluator::default(), reducing().with_threads(2)).unwrap(),
+        &Board::start(),
+        &options().with_seed(3),
+    )
+    .unwrap();
+    let mut cases = tactical_cases(&Board::start(), 1, 4, 7);
+    cases.extend(tactical_cases(&Board::start(), 2, 4, 8));
+    check_tactics(
+        &mut AlphaBeta::new(HeuristicEvaluator::default(), reducing()).unwrap(),
+        &cases,
+        &Limits::depth(5),
+    )
+    .unwrap();
+}
+
+#[test]
 fn the_contract_holds_on_jungle() {
     check_limits_contract(
         || AlphaBeta::new(JungleEvaluator::default(), AlphaBetaConfig::default()).unwrap(),

@@ -103,6 +103,30 @@ fn table_and_ordering_cut_the_nodes_threefold_at_depth_8() {
 }
 
 #[test]
+fn late_move_reductions_search_depth_8_in_a_fraction_of_the_nodes() {
+    let count = |config: AlphaBetaConfig| -> u64 {
+        positions::othello_eight()
+            .iter()
+            .map(|board| {
+                let mut search =
+                    AlphaBeta::new(HeuristicEvaluator::default(), config.clone()).unwrap();
+                let report = search.search(board, &Limits::depth(8));
+                assert_eq!(report.stats.depth, 8);
+                assert!(board.is_legal(report.best.unwrap()));
+                report.stats.nodes
+            })
+            .sum()
+    };
+    let full = count(AlphaBetaConfig::default());
+    let reduced = count(AlphaBetaConfig::default().with_late_move_reductions(true));
+    println!("depth 8 on 8 mid-games: {full} nodes, {reduced} with late move reductions");
+    assert!(
+        2 * reduced <= full,
+        "late move reductions: {reduced} nodes against {full}"
+    );
+}
+
+#[test]
 fn two_threads_find_the_values_of_one_at_depth_8() {
     // Deep enough for the second thread to join (a search starts alone)
     // and for the threads to share busy positions and put moves off:
