@@ -67,28 +67,31 @@ fn endgames_up_to_fourteen_empties_agree_with_the_solver() {
     check_endgames(200, 14, 2);
 }
 
+/// Nodes of depth-8 searches under `config` on the eight mid-games, each
+/// with a fresh searcher (every search reaching depth 8 with a legal move).
+fn depth_8_nodes(config: AlphaBetaConfig) -> u64 {
+    positions::othello_eight()
+        .iter()
+        .map(|board| {
+            let mut search = AlphaBeta::new(HeuristicEvaluator::default(), config.clone()).unwrap();
+            let report = search.search(board, &Limits::depth(8));
+            assert_eq!(report.stats.depth, 8);
+            assert!(board.is_legal(report.best.unwrap()));
+            report.stats.nodes
+        })
+        .sum()
+}
+
 #[test]
 fn table_and_ordering_cut_the_nodes_threefold_at_depth_8() {
-    let count = |config: AlphaBetaConfig| -> u64 {
-        positions::othello_eight()
-            .iter()
-            .map(|board| {
-                let mut search =
-                    AlphaBeta::new(HeuristicEvaluator::default(), config.clone()).unwrap();
-                let report = search.search(board, &Limits::depth(8));
-                assert_eq!(report.stats.depth, 8);
-                report.stats.nodes
-            })
-            .sum()
-    };
-    let plain = count(AlphaBetaConfig::plain());
-    let ordered = count(
+    let plain = depth_8_nodes(AlphaBetaConfig::plain());
+    let ordered = depth_8_nodes(
         AlphaBetaConfig::plain()
             .with_table_entries(1 << 20)
             .with_killer_moves(true)
             .with_history_heuristic(true),
     );
-    let full = count(AlphaBetaConfig::default());
+    let full = depth_8_nodes(AlphaBetaConfig::default());
     println!(
         "depth 8 on 8 mid-games: plain {plain} nodes, table and ordering {ordered}, all enhancements {full}"
     );
@@ -104,21 +107,8 @@ fn table_and_ordering_cut_the_nodes_threefold_at_depth_8() {
 
 #[test]
 fn late_move_reductions_search_depth_8_in_a_fraction_of_the_nodes() {
-    let count = |config: AlphaBetaConfig| -> u64 {
-        positions::othello_eight()
-            .iter()
-            .map(|board| {
-                let mut search =
-                    AlphaBeta::new(HeuristicEvaluator::default(), config.clone()).unwrap();
-                let report = search.search(board, &Limits::depth(8));
-                assert_eq!(report.stats.depth, 8);
-                assert!(board.is_legal(report.best.unwrap()));
-                report.stats.nodes
-            })
-            .sum()
-    };
-    let full = count(AlphaBetaConfig::default());
-    let reduced = count(AlphaBetaConfig::default().with_late_move_reductions(true));
+    let full = depth_8_nodes(AlphaBetaConfig::default());
+    let reduced = depth_8_nodes(AlphaBetaConfig::default().with_late_move_reductions(true));
     println!("depth 8 on 8 mid-games: {full} nodes, {reduced} with late move reductions");
     assert!(
         2 * reduced <= full,
