@@ -359,29 +359,19 @@ impl<G: Game> Worker<G> {
                 self.child(context, ply, depth, same, alpha, beta)
             } else {
                 let reduction = late_move_reduction(context.config, depth, tried);
-                let reduced = if reduction > 0 {
-                    self.child(
-                        context,
-                        ply,
-                        depth - reduction,
-                        same,
-                        alpha,
-                        alpha.next_up(),
-                    )
-                } else {
-                    // Not reduced: as if a reduced search had beaten alpha.
-                    Some((Score::INFINITE, false))
-                };
+                let null_beta = alpha.next_up();
+                let reduced = (reduction > 0)
+                    .then(|| self.child(context, ply, depth - reduction, same, alpha, null_beta));
                 match reduced {
-                    Some((scout, _)) if scout > alpha => {
-                        match self.child(context, ply, depth, same, alpha, alpha.next_up()) {
-                            Some((scout, _)) if scout > alpha && scout < beta => {
-                                self.child(context, ply, depth, same, alpha, beta)
-                            }
-                            other => other,
+                    // Stopped, or the shallower search stays below alpha.
+                    Some(None) => None,
+                    Some(Some((scout, cut))) if scout <= alpha => Some((scout, cut)),
+                    _ => match self.child(context, ply, depth, same, alpha, null_beta) {
+                        Some((scout, _)) if scout > alpha && scout < beta => {
+                            self.child(context, ply, depth, same, alpha, beta)
                         }
-                    }
-                    other => other,
+                        other => other,
+                    },
                 }
             };
             let Some((value, child_cut)) = searched else {
