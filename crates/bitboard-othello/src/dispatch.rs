@@ -110,6 +110,7 @@ macro_rules! recursion {
     () => {
         Recurse {
             flips: |square, player, opponent| flips(square, player, opponent),
+            mobility: |player, opponent| mobility(player, opponent),
             node: |search: &mut Search<'_>, player, opponent, moves, alpha, beta| {
                 node(search, player, opponent, moves, alpha, beta)
             },
@@ -129,15 +130,45 @@ macro_rules! recursion {
     };
 }
 
+/// The player's moves in a multiversioned function: with AVX2 the vector
+/// move generator ([`movegen::mobility_avx2`]), else the scalar one.
+macro_rules! dispatched_mobility {
+    ($player:expr, $opponent:expr) => {
+        multiversion::target::match_target! {
+            "x86_64+avx2" => movegen::mobility_avx2($player, $opponent),
+            _ => movegen::mobility($player, $opponent),
+        }
+    };
+}
+
 /// Declares the recursive functions of the search, `node`, `estimate`
 /// and `shallow`, and the flips of a move, with the given attributes.
 macro_rules! search_functions {
-    ($(#[$attribute:meta])*) => {
-        $(#[$attribute])*
+    // In a multiversioned function: its target features, and with AVX2
+    // the vector move generator.
+    (dispatched) => {
+        #[multiversion::inherit_target]
         fn flips(square: usize, player: u64, opponent: u64) -> u64 {
             movegen::flips_inline(square, player, opponent)
         }
 
+        #[multiversion::inherit_target]
+        fn mobility(player: u64, opponent: u64) -> u64 {
+            dispatched_mobility!(player, opponent)
+        }
+        search_functions!(@bodies #[multiversion::inherit_target]);
+    };
+    (portable) => {
+        fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+            movegen::flips_inline(square, player, opponent)
+        }
+
+        fn mobility(player: u64, opponent: u64) -> u64 {
+            movegen::mobility(player, opponent)
+        }
+        search_functions!(@bodies);
+    };
+    (@bodies $(#[$attribute:meta])*) => {
         $(#[$attribute])*
         fn node(
             search: &mut Search<'_>,
@@ -182,7 +213,7 @@ hot_path! {
     /// The endgame search of a position with at least one move for the
     /// player (see [`search::root`]): the score and the square.
     pub(crate) fn solve_root(search: &mut Search<'_>, player: u64, opponent: u64, alpha: i32, beta: i32) -> (i32, u8) {
-        search_functions!(#[multiversion::inherit_target]);
+        search_functions!(dispatched);
         search::root(recursion!(), search, player, opponent, alpha, beta)
     }
 }
@@ -195,7 +226,7 @@ pub(crate) fn solve_root_portable(
     alpha: i32,
     beta: i32,
 ) -> (i32, u8) {
-    search_functions!();
+    search_functions!(portable);
     search::root(recursion!(), search, player, opponent, alpha, beta)
 }
 
@@ -211,14 +242,14 @@ hot_path! {
 hot_path! {
     /// A helper thread of a parallel solve (see [`parallel::help`]).
     pub(crate) fn help(search: &mut Search<'_>) {
-        search_functions!(#[multiversion::inherit_target]);
+        search_functions!(dispatched);
         parallel::help(recursion!(), search);
     }
 }
 
 /// [`help`] without target features.
 pub(crate) fn help_portable(search: &mut Search<'_>) {
-    search_functions!();
+    search_functions!(portable);
     parallel::help(recursion!(), search);
 }
 
@@ -230,6 +261,14 @@ hot_path! {
         M: FnMut(Player, Move),
     {
         playout::play_out_bits(board, max_plies, choose, on_move)
+    }
+}
+
+#[cfg(test)]
+hot_path! {
+    /// The endgame search's move generator as the dispatch picks it.
+    fn search_mobility(player: u64, opponent: u64) -> u64 {
+        dispatched_mobility!(player, opponent)
     }
 }
 
@@ -261,10 +300,41 @@ mod tests {
     }
 
     #[test]
+    fn the_dispatched_move_generator_is_the_scalar_one() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(29);
+        let mut checked = 0;
+        for board in positions() {
+            let (player, opponent) = (board.player(), board.opponent());
+            assert_eq!(
+                search_mobility(player, opponent),
+                movegen::mobility(player, opponent)
+            );
+            checked += 1;
+        }
+        // Random disc sets too, dense and sparse, with runs to every edge.
+        for round in 0..100_000 {
+            let (a, b): (u64, u64) = (rng.random(), rng.random());
+            let (player, opponent) = if round % 2 == 0 {
+                (a & !b, b)
+            } else {
+                (a & b & rng.random::<u64>(), !a)
+            };
+            let opponent = opponent & !player;
+            assert_eq!(
+                search_mobility(player, opponent),
+                movegen::mobility(player, opponent),
+                "{player:#x} {opponent:#x}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 100_000);
+    }
+
+    #[test]
     fn estimates_reorder_every_move_and_keep_the_table_move_first() {
         use crate::endgame::search::{Control, ESTIMATE_BOUND, fill_moves, order_by_estimate};
         use crate::endgame::table::Table;
-        search_functions!();
+        search_functions!(portable);
         let table = Table::new(10).unwrap();
         let control = Control::default();
         let mut search = Search::new(&table, &control, None);

@@ -28,6 +28,47 @@ pub fn mobility(player: u64, opponent: u64) -> u64 {
     moves & empty
 }
 
+/// [`mobility`] with AVX2: the four lines run side by side in the four
+/// 64-bit lanes of one vector (shifts 1, 8, 7 and 9), the same parallel
+/// prefix as the scalar code, then the lanes are joined. About a third of
+/// the scalar instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[must_use]
+pub(crate) fn mobility_avx2(player: u64, opponent: u64) -> u64 {
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_and_si256,
+        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_or_si256, _mm256_set_epi64x,
+        _mm256_set1_epi64x, _mm256_sllv_epi64, _mm256_srlv_epi64,
+    };
+    let inner = (opponent & NOT_EDGE_FILES) as i64;
+    let from = _mm256_set1_epi64x(player as i64);
+    // Lanes, lowest first: horizontal (1), vertical (8), the two diagonals
+    // (7 and 9); only the vertical may run through the edge files.
+    let through: __m256i = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
+    let step = _mm256_set_epi64x(9, 7, 8, 1);
+    let double_step = _mm256_set_epi64x(18, 14, 16, 2);
+    let and = |a, b| _mm256_and_si256(a, b);
+    let or = |a, b| _mm256_or_si256(a, b);
+    let pairs_up = and(through, _mm256_sllv_epi64(through, step));
+    let pairs_down = and(through, _mm256_srlv_epi64(through, step));
+    let mut up = and(through, _mm256_sllv_epi64(from, step));
+    let mut down = and(through, _mm256_srlv_epi64(from, step));
+    up = or(up, and(through, _mm256_sllv_epi64(up, step)));
+    down = or(down, and(through, _mm256_srlv_epi64(down, step)));
+    up = or(up, and(pairs_up, _mm256_sllv_epi64(up, double_step)));
+    down = or(down, and(pairs_down, _mm256_srlv_epi64(down, double_step)));
+    up = or(up, and(pairs_up, _mm256_sllv_epi64(up, double_step)));
+    down = or(down, and(pairs_down, _mm256_srlv_epi64(down, double_step)));
+    let lanes = or(_mm256_sllv_epi64(up, step), _mm256_srlv_epi64(down, step));
+    let halves = _mm_or_si128(
+        _mm256_castsi256_si128(lanes),
+        _mm256_extracti128_si256::<1>(lanes),
+    );
+    let joined = _mm_or_si128(halves, _mm_unpackhi_epi64(halves, halves));
+    _mm_cvtsi128_si64(joined) as u64 & !(player | opponent)
+}
+
 /// The squares just past every run of `through` discs that starts next to
 /// a `from` disc, along the line of `shift`, in both directions.
 #[inline(always)]

@@ -116,7 +116,8 @@ struct RunArgs {
     /// colours in every pairing, in the file's order (and again from the
     /// top if --games asks for more). Othello: a board and side (OBF) or
     /// moves like f5d6c3 (the XOT lists); Gomoku: Gomocup offsets from the
-    /// centre like 0,0, 1,-1 or moves like h8 i9; other games: a position
+    /// centre like 0,0, 1,-1 or moves like h8 i9, after an optional rule
+    /// (renju: 0,0, 1,-1; freestyle without one); other games: a position
     /// or moves separated by spaces. Blank lines and lines starting with
     /// # are skipped.
     #[arg(long, value_name = "FILE")]

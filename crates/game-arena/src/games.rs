@@ -10,7 +10,8 @@ use game_traits::{
     Game, Outcome, OutcomeEvaluator, Player, PositionHash, UniformPlayout, UniformPrior,
 };
 use gomoku_renju::{
-    Focused, FocusedPlayout, Gomoku, GomokuGame, PatternEvaluator, PatternPolicy, ThreatPlayout,
+    Focused, FocusedPlayout, Gomoku, GomokuGame, PatternEvaluator, PatternPolicy, Rule,
+    ThreatPlayout,
 };
 
 use crate::registry::{
@@ -637,8 +638,9 @@ macro_rules! gomoku_registry_game {
 
             /// Moves as the Gomocup openings are published (`x,y` offsets
             /// from the centre, `y` down as in the protocol: `0,0, 1,-1,
-            /// -1,2`), or moves like `h8 i9` separated by spaces. Black
-            /// moves first.
+            /// -1,2`), or moves like `h8 i9` separated by spaces, after an
+            /// optional rule (`renju: 0,0, 1,-1`; freestyle without one).
+            /// Black moves first.
             fn parse_opening(line: &str) -> Result<Opening<Self>, InputError> {
                 parse_gomoku_opening(line)
             }
@@ -707,18 +709,34 @@ fn draw_gomoku(game: &Gomoku, last: Option<gomoku_renju::Move>) -> String {
     out
 }
 
-/// [`RegistryGame::parse_opening`] of both Gomoku games.
-fn parse_gomoku_opening<G: RegistryGame<Move = gomoku_renju::Move> + GomokuGame>(
-    line: &str,
-) -> Result<Opening<G>, InputError> {
+/// [`RegistryGame::parse_opening`] of both Gomoku games. A rule name and
+/// a colon before the moves (`renju: 0,0, 1,-1` or `standard: h8 i9`)
+/// starts the game on the empty board under that rule (`freestyle`,
+/// `standard`, `exact`, `exact-five` or `renju`, as [`Rule`] parses
+/// them); without one the game is freestyle.
+fn parse_gomoku_opening<G>(line: &str) -> Result<Opening<G>, InputError>
+where
+    G: RegistryGame<Move = gomoku_renju::Move> + GomokuGame + From<Gomoku>,
+{
     let line = line.trim();
-    let start = G::start();
-    let moves = if line.contains(',') {
-        gomocup_offsets(&start, line)?
-    } else {
-        parse_move_list(&start, line)?
+    let (rule, moves_text) = match line.split_once(':') {
+        Some((name, rest)) => {
+            let rule = name
+                .trim()
+                .parse::<Rule>()
+                .map_err(|error| bad_opening(line, error))?;
+            (Some(rule), rest.trim())
+        }
+        None => (None, line),
     };
-    check_opening(line, Opening { from: None, moves })
+    let start = rule.map_or_else(G::start, |rule| G::from(Gomoku::with_rule(rule)));
+    let moves = if moves_text.contains(',') {
+        gomocup_offsets(&start, moves_text)?
+    } else {
+        parse_move_list(&start, moves_text)?
+    };
+    let from = rule.map(|_| start);
+    check_opening(line, Opening { from, moves })
 }
 
 /// The moves of a Gomocup opening line: pairs of `x,y` offsets from the
@@ -880,10 +898,82 @@ mod tests {
             ("0,0, 1", "pairs"),
             ("0,0, x,1", "whole numbers"),
             ("h8 h8", "move 2 (h8)"),
+            ("caro: 0,0", "unknown rule \"caro\""),
+            ("renju: 0,0, 0,0", "not legal"),
         ] {
             let error = opening_error::<Focused>(line);
             assert!(error.contains(reason), "{line}: {error}");
         }
+    }
+
+    #[test]
+    fn the_shipped_gomoku_books_read_under_their_rules() {
+        for (text, lines, rule) in [
+            (
+                include_str!("../openings/gomoku-centre-4.txt"),
+                20,
+                Rule::Freestyle,
+            ),
+            (
+                include_str!("../openings/gomoku-mixed-50.txt"),
+                50,
+                Rule::Freestyle,
+            ),
+            (
+                include_str!("../openings/standard-centre-4.txt"),
+                20,
+                Rule::Standard,
+            ),
+            (
+                include_str!("../openings/renju-centre-4.txt"),
+                20,
+                Rule::Renju,
+            ),
+        ] {
+            let book: Vec<&str> = text
+                .lines()
+                .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+                .collect();
+            assert_eq!(book.len(), lines);
+            let mut positions = std::collections::HashSet::new();
+            for line in book {
+                let position = Gomoku::parse_opening(line).unwrap().position();
+                assert_eq!(position.rule(), rule, "{line}");
+                assert!((2..=4).contains(&position.stone_count()), "{line}");
+                assert!(positions.insert(position.to_string()), "{line} twice");
+            }
+        }
+    }
+
+    #[test]
+    fn gomoku_openings_may_name_their_rule() {
+        for (line, rule) in [
+            ("renju: 0,0, 1,-1, -1,2", Rule::Renju),
+            ("standard: h8 i9 g6", Rule::Standard),
+            ("Exact-Five:0,0,1,-1,-1,2", Rule::Standard),
+            ("freestyle: h8 i9 g6", Rule::Freestyle),
+        ] {
+            let opening = Gomoku::parse_opening(line).unwrap();
+            assert_eq!(
+                opening.from.as_ref().map(Gomoku::rule),
+                Some(rule),
+                "{line}"
+            );
+            let position = opening.position();
+            assert_eq!(position.rule(), rule, "{line}");
+            assert_eq!(position.stone_count(), 3, "{line}");
+            let focused = Focused::parse_opening(line).unwrap().position();
+            assert_eq!(focused.as_ref(), &position, "{line}");
+        }
+        // Without a rule: freestyle from the game's own start.
+        let opening = Gomoku::parse_opening("h8 i9").unwrap();
+        assert_eq!(opening.from, None);
+        assert_eq!(opening.position().rule(), Rule::Freestyle);
+        // Under renju Black may not make a double three.
+        let double_three = "g8 a1 i8 a3 h9 a5 h10 a7 h8";
+        assert!(Gomoku::parse_opening(double_three).is_ok());
+        let error = opening_error::<Gomoku>(&format!("renju: {double_three}"));
+        assert!(error.contains("move 9 (h8)"), "{error}");
     }
 
     #[test]

@@ -24,7 +24,7 @@ use super::parallel::{SplitRequest, Worker};
 use super::table::{NO_MOVE, Table};
 use crate::PatternWeights;
 use crate::eval::{CORNERS, X_SQUARES};
-use crate::movegen::{Bits, count_last_flips, mobility};
+use crate::movegen::{Bits, count_last_flips};
 
 /// Empty squares from which the search orders moves by mobility; below,
 /// the fixed parity order. (At 6 empties, ordering by mobility visits
@@ -257,6 +257,9 @@ pub(crate) trait Recursion<'a>: Copy {
     /// The discs a move on `square` flips (see [`crate::movegen::flips`]).
     fn flips(self, square: usize, player: u64, opponent: u64) -> u64;
 
+    /// The player's moves (see [`crate::movegen::mobility`]).
+    fn mobility(self, player: u64, opponent: u64) -> u64;
+
     /// A deep node: `moves` is the player's mobility.
     fn node(
         self,
@@ -295,18 +298,20 @@ pub(crate) trait Recursion<'a>: Copy {
     ) -> i32;
 }
 
-/// A [`Recursion`] from four closures.
+/// A [`Recursion`] from five closures.
 #[derive(Clone, Copy)]
-pub(crate) struct Recurse<F, N, E, S> {
+pub(crate) struct Recurse<F, M, N, E, S> {
     pub(crate) flips: F,
+    pub(crate) mobility: M,
     pub(crate) node: N,
     pub(crate) estimate: E,
     pub(crate) shallow: S,
 }
 
-impl<'a, F, N, E, S> Recursion<'a> for Recurse<F, N, E, S>
+impl<'a, F, M, N, E, S> Recursion<'a> for Recurse<F, M, N, E, S>
 where
     F: Fn(usize, u64, u64) -> u64 + Copy,
+    M: Fn(u64, u64) -> u64 + Copy,
     N: Fn(&mut Search<'a>, u64, u64, u64, i32, i32) -> i32 + Copy,
     E: Fn(&mut Search<'a>, u64, u64, u32, i32, i32) -> i32 + Copy,
     S: Fn(&mut Search<'a>, u64, u64, i32, i32, &[u8], bool) -> i32 + Copy,
@@ -314,6 +319,11 @@ where
     #[inline(always)]
     fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
         (self.flips)(square, player, opponent)
+    }
+
+    #[inline(always)]
+    fn mobility(self, player: u64, opponent: u64) -> u64 {
+        (self.mobility)(player, opponent)
     }
 
     #[inline(always)]
@@ -383,7 +393,7 @@ pub(crate) fn root<'a>(
         base,
         player,
         opponent,
-        mobility(player, opponent),
+        recursion.mobility(player, opponent),
         hint,
     );
     if count >= ESTIMATE_MIN_EMPTIES {
@@ -495,7 +505,7 @@ pub(crate) fn deep<'a>(
         return 0;
     }
     if moves == 0 {
-        let replies = mobility(opponent, player);
+        let replies = recursion.mobility(opponent, player);
         if replies == 0 {
             return final_score(player, opponent);
         }
@@ -1010,7 +1020,7 @@ pub(crate) fn fill_moves<'a>(
         if prefetch {
             table.prefetch(opponent ^ flipped, own_after);
         }
-        let replies = mobility(opponent ^ flipped, own_after);
+        let replies = recursion.mobility(opponent ^ flipped, own_after);
         let frontier = neighbours(own_after) & empties & !bit;
         let mut key = -16 * (replies.count_ones() as i32 + (replies & CORNERS).count_ones() as i32)
             - FRONTIER_KEY_WEIGHT * frontier.count_ones() as i32;
@@ -1120,15 +1130,12 @@ pub(crate) fn estimate<'a>(
     if depth >= 2 && search.check_abort() {
         return 0;
     }
-    let moves = if depth == 0 {
-        0
-    } else {
-        mobility(player, opponent)
-    };
-    if moves == 0 {
+    let moves = recursion.mobility(player, opponent);
+    if depth == 0 || moves == 0 {
+        let replies = recursion.mobility(opponent, player);
         return match search.ordering {
-            Some(weights) => pattern_value(weights, player, opponent),
-            None => heuristic_value(player, opponent),
+            Some(weights) => pattern_value(weights, player, opponent, moves, replies),
+            None => heuristic_value(player, opponent, moves, replies),
         };
     }
     let mut best = -ESTIMATE_BOUND;
@@ -1171,9 +1178,7 @@ const _: () = assert!(64 * FINAL_DISC_WEIGHT < ESTIMATE_BOUND);
 /// counts of FFO #40-#48. A finished game (neither side can move) is
 /// valued by its result instead.
 #[inline(always)]
-fn heuristic_value(player: u64, opponent: u64) -> i32 {
-    let own = mobility(player, opponent);
-    let theirs = mobility(opponent, player);
+fn heuristic_value(player: u64, opponent: u64, own: u64, theirs: u64) -> i32 {
     if own | theirs == 0 {
         return FINAL_DISC_WEIGHT * final_score(player, opponent);
     }
@@ -1218,9 +1223,13 @@ const PATTERN_DISC_LIMIT: f32 = 48.0;
 /// heuristic plus the estimated disc difference for the player, or a
 /// finished game's result, in the units of [`heuristic_value`].
 #[inline(always)]
-fn pattern_value(weights: &PatternWeights, player: u64, opponent: u64) -> i32 {
-    let own = mobility(player, opponent);
-    let theirs = mobility(opponent, player);
+fn pattern_value(
+    weights: &PatternWeights,
+    player: u64,
+    opponent: u64,
+    own: u64,
+    theirs: u64,
+) -> i32 {
     if own | theirs == 0 {
         return FINAL_DISC_WEIGHT * final_score(player, opponent);
     }
@@ -1423,6 +1432,17 @@ fn stability_cutoff(player: u64, opponent: u64, count: u32, alpha: i32) -> Optio
 mod tests {
     use super::*;
     use crate::Board;
+    use crate::movegen::mobility;
+
+    /// [`heuristic_value`] with the move counts it is given computed here.
+    fn heuristic_of(player: u64, opponent: u64) -> i32 {
+        heuristic_value(
+            player,
+            opponent,
+            mobility(player, opponent),
+            mobility(opponent, player),
+        )
+    }
 
     #[test]
     fn a_finished_game_outweighs_any_heuristic_value() {
@@ -1432,17 +1452,17 @@ mod tests {
             .unwrap();
         let (player, opponent) = (wiped_out.player(), wiped_out.opponent());
         assert_eq!(
-            heuristic_value(player, opponent),
+            heuristic_of(player, opponent),
             -64 * FINAL_DISC_WEIGHT,
             "the wiped-out side to move"
         );
-        assert_eq!(heuristic_value(opponent, player), 64 * FINAL_DISC_WEIGHT);
+        assert_eq!(heuristic_of(opponent, player), 64 * FINAL_DISC_WEIGHT);
         // A lopsided unfinished position (corners, mobility and potential
         // all in one side's favour) stays below one disc's worth.
         let lopsided: Board = "X------X-OOOOOO--OOOOOO--OOXOOO--OOOOOO--OOOOOO--OOOOOO-X------X X"
             .parse()
             .unwrap();
-        let value = heuristic_value(lopsided.player(), lopsided.opponent());
+        let value = heuristic_of(lopsided.player(), lopsided.opponent());
         assert!(value.abs() < FINAL_DISC_WEIGHT, "{value}");
         assert!(value > 0, "{value}");
     }
