@@ -142,16 +142,13 @@ macro_rules! dispatched_mobility {
 }
 
 /// Declares the recursive functions of the search, `node`, `estimate`
-/// and `shallow`, and the flips of a move, with the given attributes.
+/// and `shallow`, the flips of a move and the move generator:
+/// `dispatched` inside a multiversioned function (its target features),
+/// `portable` without.
 macro_rules! search_functions {
     // In a multiversioned function: its target features, and with AVX2
     // the vector move generator.
     (dispatched) => {
-        #[multiversion::inherit_target]
-        fn flips(square: usize, player: u64, opponent: u64) -> u64 {
-            movegen::flips_inline(square, player, opponent)
-        }
-
         #[multiversion::inherit_target]
         fn mobility(player: u64, opponent: u64) -> u64 {
             dispatched_mobility!(player, opponent)
@@ -159,16 +156,17 @@ macro_rules! search_functions {
         search_functions!(@bodies #[multiversion::inherit_target]);
     };
     (portable) => {
-        fn flips(square: usize, player: u64, opponent: u64) -> u64 {
-            movegen::flips_inline(square, player, opponent)
-        }
-
         fn mobility(player: u64, opponent: u64) -> u64 {
             movegen::mobility(player, opponent)
         }
         search_functions!(@bodies);
     };
     (@bodies $(#[$attribute:meta])*) => {
+        $(#[$attribute])*
+        fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+            movegen::flips_inline(square, player, opponent)
+        }
+
         $(#[$attribute])*
         fn node(
             search: &mut Search<'_>,
